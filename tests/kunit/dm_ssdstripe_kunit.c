@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for dm-ssdstripe's pure logic: sector mapping, the split of
+ * a discard range into one share per member, and table parsing.
+ *
+ * Included at the end of dm-ssdstripe.c so the static helpers are in reach.
+ *
+ * Copyright (C) 2026 The dm-ssdstripe authors
+ */
+
+#include <kunit/test.h>
+#include <linux/string.h>
+
+/* --- geometry ---------------------------------------------------------- */
+
+struct ssdstripe_geom_case {
+	unsigned int members;
+	unsigned int chunk;
+	sector_t offset;
+};
+
+static const struct ssdstripe_geom_case ssdstripe_geom_cases[] = {
+	{ 1, 8, 0 },		{ 1, 24, 2048 },	{ 2, 8, 0 },
+	{ 2, 128, 2048 },	{ 3, 8, 0 },		{ 3, 384, 4096 },
+	{ 4, 128, 0 },		{ 4, 1, 7 },		{ 5, 24, 2048 },
+	{ 6, 7, 0 },		{ 7, 2048, 2048 },	{ 8, 384, 0 },
+	{ 8, 2048, 1 << 20 },	{ 9, 1, 0 },		{ 10, 100, 3 },
+	{ 11, 4096, 0 },	{ 12, 3, 0 },		{ 13, 65536, 2048 },
+	{ 14, 1000, 0 },	{ 15, 256, 2048 },	{ 16, 2048, 0 },
+	{ 16, 12, 2048 },
+};
+
+static void ssdstripe_geom_desc(const struct ssdstripe_geom_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u members, chunk %u, offset %llu",
+		 c->members, c->chunk, (unsigned long long)c->offset);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_geom, ssdstripe_geom_cases, ssdstripe_geom_desc);
+
+/* The layout rule written the obvious way, as the reference. */
+static void ssdstripe_ref_map(unsigned int members, unsigned int chunk,
+			      u64 sector, unsigned int *member, u64 *result)
+{
+	u64 chunk_no = div64_u64(sector, chunk);
+	u64 in_chunk = sector - chunk_no * chunk;
+
+	*member = (unsigned int)(chunk_no - div64_u64(chunk_no, members) * members);
+	*result = div64_u64(chunk_no, members) * chunk + in_chunk;
+}
+
+static void ssdstripe_geometry_test(struct kunit *test)
+{
+	const struct ssdstripe_geom_case *c = test->param_value;
+	const u64 stripe = (u64)c->members * c->chunk;
+	const u64 probes[] = {
+		0, 1, c->chunk - 1, c->chunk, c->chunk + 1, stripe - 1, stripe,
+		stripe + 1, 3 * stripe + c->chunk / 2, 1000003,
+		(1ULL << 32) - 1, 1ULL << 32, (1ULL << 40) - 1, 1ULL << 40,
+		(1ULL << 40) + 12345, (1ULL << 40) + stripe - 1,
+	};
+	struct ssdstripe_geom g;
+	unsigned int i, member, ref_member;
+	sector_t result;
+	u64 ref_result;
+
+	ssdstripe_geom_init(&g, c->members, c->chunk);
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		ssdstripe_map_sector(&g, probes[i], &member, &result);
+		ssdstripe_ref_map(c->members, c->chunk, probes[i], &ref_member,
+				  &ref_result);
+		KUNIT_EXPECT_EQ_MSG(test, member, ref_member, "sector %llu",
+				    probes[i]);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)(result + c->offset),
+				    ref_result + c->offset, "sector %llu",
+				    probes[i]);
+		KUNIT_EXPECT_LT(test, member, c->members);
+	}
+}
+
+/* Walking the logical sectors in order fills each member in order. */
+static void ssdstripe_geometry_sequential_test(struct kunit *test)
+{
+	const struct ssdstripe_geom_case *c = test->param_value;
+	u64 next[16] = { 0 };
+	struct ssdstripe_geom g;
+	unsigned int member;
+	sector_t result;
+	u64 s, end;
+
+	ssdstripe_geom_init(&g, c->members, c->chunk);
+	end = min_t(u64, 3ULL * c->members * c->chunk, 200000);
+
+	for (s = 0; s < end; s++) {
+		ssdstripe_map_sector(&g, s, &member, &result);
+		KUNIT_ASSERT_LT(test, member, c->members);
+		KUNIT_ASSERT_EQ_MSG(test, (u64)result, next[member],
+				    "sector %llu", s);
+		next[member]++;
+	}
+}
+
+/* --- discard / write-zeroes range splitting ---------------------------- */
+
+struct ssdstripe_range_case {
+	const char *what;
+	unsigned int members;
+	unsigned int chunk;
+	u64 start;
+	u64 len;
+};
+
+static const struct ssdstripe_range_case ssdstripe_range_cases[] = {
+	{ "inside one chunk", 4, 8, 2, 5 },
+	{ "one whole chunk", 4, 8, 8, 8 },
+	{ "two members partly", 4, 8, 6, 4 },
+	{ "less than a stripe", 5, 24, 30, 40 },
+	{ "exactly one stripe", 3, 8, 0, 24 },
+	{ "unaligned both edges", 4, 8, 3, 70 },
+	{ "unaligned, non-pow2", 3, 24, 17, 500 },
+	{ "unaligned, 7 members", 7, 5, 33, 211 },
+	{ "whole device", 4, 8, 0, 4 * 8 * 10 },
+	{ "whole device, non-pow2", 6, 12, 0, 6 * 12 * 7 },
+	{ "tail of device", 3, 16, 100, 3 * 16 * 5 - 100 },
+	{ "single member", 1, 8, 5, 100 },
+	{ "single sector", 8, 16, 77, 1 },
+	{ "skips members", 8, 16, 16, 16 },
+	{ "chunk of one sector", 4, 1, 3, 9 },
+	{ "large chunks", 2, 2048, 1000, 5000 },
+};
+
+static void ssdstripe_range_desc(const struct ssdstripe_range_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s (%u x %u, %llu+%llu)", c->what,
+		 c->members, c->chunk, c->start, c->len);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_range, ssdstripe_range_cases, ssdstripe_range_desc);
+
+/*
+ * Reference model: map every sector of the range on its own and collect,
+ * per member, the lowest and highest sector touched and how many.
+ */
+static void ssdstripe_range_test(struct kunit *test)
+{
+	const struct ssdstripe_range_case *c = test->param_value;
+	u64 lo[16], hi[16], count[16] = { 0 };
+	unsigned int m, ref_m;
+	struct ssdstripe_geom g;
+	sector_t begin, end;
+	u64 s, r, shares = 0;
+	bool has;
+
+	ssdstripe_geom_init(&g, c->members, c->chunk);
+
+	for (s = c->start; s < c->start + c->len; s++) {
+		ssdstripe_ref_map(c->members, c->chunk, s, &ref_m, &r);
+		if (!count[ref_m] || r < lo[ref_m])
+			lo[ref_m] = r;
+		if (!count[ref_m] || r > hi[ref_m])
+			hi[ref_m] = r;
+		count[ref_m]++;
+	}
+
+	for (m = 0; m < c->members; m++) {
+		has = ssdstripe_member_range(&g, c->start, c->len, m, &begin, &end);
+		KUNIT_EXPECT_EQ_MSG(test, has, count[m] != 0, "member %u", m);
+		if (!count[m])
+			continue;
+		/* One contiguous piece per member: no holes in the share. */
+		KUNIT_EXPECT_EQ_MSG(test, hi[m] - lo[m] + 1, count[m],
+				    "member %u", m);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)begin, lo[m], "member %u", m);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)end, hi[m] + 1, "member %u", m);
+		shares += end - begin;
+	}
+	KUNIT_EXPECT_EQ(test, shares, c->len);
+}
+
+struct ssdstripe_limit_case {
+	unsigned int members;
+	unsigned int chunk;
+	unsigned int member_max;
+	unsigned int expected;
+};
+
+static const struct ssdstripe_limit_case ssdstripe_limit_cases[] = {
+	{ 1, 8, 1024, 1024 },			/* one member: unchanged */
+	{ 4, 8, 0, 0 },				/* no discard stays off */
+	{ 4, 8, 1024, 4096 },
+	{ 4, 128, 1000, 3584 },			/* rounded down to chunks */
+	{ 3, 24, 8388607, 25165800 },
+	{ 4, 2048, 1024, 1024 },		/* limit below a chunk */
+	{ 8, 8, UINT_MAX, 4294967232U },	/* capped, whole stripes */
+	{ 5, 24, UINT_MAX / 2, 4294967280U },
+};
+
+static void ssdstripe_limit_desc(const struct ssdstripe_limit_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u x chunk %u, member limit %u",
+		 c->members, c->chunk, c->member_max);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_limit, ssdstripe_limit_cases, ssdstripe_limit_desc);
+
+/* The scaled limit never hands a member more than its own limit. */
+static void ssdstripe_limit_test(struct kunit *test)
+{
+	const struct ssdstripe_limit_case *c = test->param_value;
+	struct ssdstripe_geom g;
+	unsigned int limit, m;
+	sector_t begin, end;
+	u64 start;
+
+	ssdstripe_geom_init(&g, c->members, c->chunk);
+	limit = ssdstripe_scaled_limit(&g, c->member_max);
+	KUNIT_EXPECT_EQ(test, limit, c->expected);
+	if (!limit)
+		return;
+
+	for (start = 0; start < 3ULL * c->members * c->chunk; start += 5) {
+		for (m = 0; m < c->members; m++) {
+			if (!ssdstripe_member_range(&g, start, limit, m, &begin,
+						    &end))
+				continue;
+			KUNIT_EXPECT_LE_MSG(test, (u64)(end - begin),
+					    (u64)c->member_max,
+					    "start %llu member %u", start, m);
+		}
+	}
+}
+
+/* --- table parsing ----------------------------------------------------- */
+
+struct ssdstripe_args_case {
+	const char *line;
+	u64 len;
+	const char *error;		/* NULL: accepted */
+	unsigned int members;
+	unsigned int chunk;
+	bool no_discard_passdown;
+};
+
+static const struct ssdstripe_args_case ssdstripe_args_cases[] = {
+	/* accepted: every "striped" table, plus features */
+	{ "1 8 /dev/a 0", 64, NULL, 1, 8, false },
+	{ "2 8 /dev/a 0 /dev/b 2048", 64, NULL, 2, 8, false },
+	{ "3 24 a 0 b 8 c 16", 3 * 24 * 5, NULL, 3, 24, false },
+	{ "1 8 /dev/a 18446744073709551615", 8, NULL, 1, 8, false },
+	{ "1 8 /dev/a 0 0", 64, NULL, 1, 8, false },
+	{ "1 8 /dev/a 0 1 no_discard_passdown", 64, NULL, 1, 8, true },
+	{ "2 8 a 0 b 0 1 NO_DISCARD_PASSDOWN", 64, NULL, 2, 8, true },
+	/* refused */
+	{ "", 64, "Not enough arguments" },
+	{ "1", 64, "Not enough arguments" },
+	{ "0 8", 64, "Invalid member count" },
+	{ "0 8 /dev/a 0", 64, "Invalid member count" },
+	{ "-1 8 /dev/a 0", 64, "Invalid member count" },
+	{ "two 8 /dev/a 0", 64, "Invalid member count" },
+	{ "1x 8 /dev/a 0", 64, "Invalid member count" },
+	{ "4294967296 8 /dev/a 0", 64, "Invalid member count" },
+	{ "1 0 /dev/a 0", 64, "Invalid chunk size" },
+	{ "1 -8 /dev/a 0", 64, "Invalid chunk size" },
+	{ "1 8k /dev/a 0", 64, "Invalid chunk size" },
+	{ "1 4294967296 /dev/a 0", 64, "Invalid chunk size" },
+	{ "1 8", 64, "Not enough destinations specified" },
+	{ "2 8 /dev/a 0", 64, "Not enough destinations specified" },
+	{ "2 8 /dev/a 0 /dev/b", 64, "Not enough destinations specified" },
+	{ "4294967295 8 /dev/a 0", 64, "Not enough destinations specified" },
+	{ "1 8 /dev/a x", 64, "Invalid device offset" },
+	{ "1 8 /dev/a -1", 64, "Invalid device offset" },
+	{ "1 8 /dev/a 0x10", 64, "Invalid device offset" },
+	{ "1 8 /dev/a 12abc", 64, "Invalid device offset" },
+	{ "1 8 /dev/a 18446744073709551616", 64, "Invalid device offset" },
+	{ "2 8 a 0 b 99999999999999999999999", 64, "Invalid device offset" },
+	{ "3 8 a 0 b 0 c 0", 64, "Target length not divisible by number of members" },
+	{ "1 8 /dev/a 0", 60, "Target length not divisible by chunk size" },
+	{ "3 24 a 0 b 0 c 0", 3 * 20, "Target length not divisible by chunk size" },
+	{ "1 8 /dev/a 0 1", 64, "Invalid number of feature arguments" },
+	{ "1 8 /dev/a 0 -1", 64, "Invalid number of feature arguments" },
+	{ "1 8 /dev/a 0 x", 64, "Invalid number of feature arguments" },
+	{ "1 8 /dev/a 0 9 a b c d e f g h i", 64, "Invalid number of feature arguments" },
+	{ "1 8 /dev/a 0 4294967297 no_discard_passdown", 64,
+	  "Invalid number of feature arguments" },
+	{ "1 8 /dev/a 0 1 discard_passdown", 64, "Unrecognised feature argument" },
+	{ "1 8 /dev/a 0 2 no_discard_passdown no_discard_passdown", 64,
+	  "Duplicate no_discard_passdown argument" },
+	{ "1 8 /dev/a 0 1 no_discard_passdown extra", 64, "Too many arguments" },
+	{ "1 8 /dev/a 0 0 extra", 64, "Too many arguments" },
+};
+
+static void ssdstripe_args_desc(const struct ssdstripe_args_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%s' len %llu", c->line, c->len);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_args, ssdstripe_args_cases, ssdstripe_args_desc);
+
+static void ssdstripe_args_test(struct kunit *test)
+{
+	const struct ssdstripe_args_case *c = test->param_value;
+	struct ssdstripe_params p;
+	char *error = NULL;
+	char **argv;
+	int argc, r;
+
+	argv = argv_split(GFP_KERNEL, c->line, &argc);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+
+	r = ssdstripe_parse_params(argc, argv, c->len, &p, &error);
+	if (c->error) {
+		KUNIT_EXPECT_EQ(test, r, -EINVAL);
+		KUNIT_EXPECT_STREQ(test, error ?: "(none)", c->error);
+	} else {
+		KUNIT_EXPECT_EQ(test, r, 0);
+		KUNIT_EXPECT_PTR_EQ(test, error, NULL);
+		KUNIT_EXPECT_EQ(test, p.members, c->members);
+		KUNIT_EXPECT_EQ(test, p.chunk, c->chunk);
+		KUNIT_EXPECT_EQ(test, p.no_discard_passdown,
+				c->no_discard_passdown);
+		KUNIT_EXPECT_PTR_EQ(test, p.member_argv, argv + 2);
+	}
+
+	argv_free(argv);
+}
+
+static struct kunit_case ssdstripe_geometry_test_cases[] = {
+	KUNIT_CASE_PARAM(ssdstripe_geometry_test, ssdstripe_geom_gen_params),
+	KUNIT_CASE_PARAM(ssdstripe_geometry_sequential_test,
+			 ssdstripe_geom_gen_params),
+	{}
+};
+
+static struct kunit_suite ssdstripe_geometry_suite = {
+	.name = "dm_ssdstripe_geometry",
+	.test_cases = ssdstripe_geometry_test_cases,
+};
+
+static struct kunit_case ssdstripe_discard_test_cases[] = {
+	KUNIT_CASE_PARAM(ssdstripe_range_test, ssdstripe_range_gen_params),
+	KUNIT_CASE_PARAM(ssdstripe_limit_test, ssdstripe_limit_gen_params),
+	{}
+};
+
+static struct kunit_suite ssdstripe_discard_suite = {
+	.name = "dm_ssdstripe_discard",
+	.test_cases = ssdstripe_discard_test_cases,
+};
+
+static struct kunit_case ssdstripe_args_test_cases[] = {
+	KUNIT_CASE_PARAM(ssdstripe_args_test, ssdstripe_args_gen_params),
+	{}
+};
+
+static struct kunit_suite ssdstripe_args_suite = {
+	.name = "dm_ssdstripe_args",
+	.test_cases = ssdstripe_args_test_cases,
+};
+
+kunit_test_suites(&ssdstripe_geometry_suite, &ssdstripe_discard_suite,
+		  &ssdstripe_args_suite);
