@@ -4,18 +4,27 @@
  *
  * dm-ssdstripe: RAID-0 striping across SSDs with the data layout of the
  * kernel's "striped" target, discard/write-zeroes/secure-erase passed down
- * as one bio per member, and discard limits that scale with the members.
+ * as one bio per member, discard limits that scale with the members, and
+ * per-member statistics and health (ok, slow, erroring, failed) in sysfs.
  */
 
 #include <linux/device-mapper.h>
 
-#include <linux/blkdev.h>
 #include <linux/bio.h>
+#include <linux/blkdev.h>
 #include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
 #include "compat.h"
@@ -25,8 +34,126 @@
 /* Stop raising events for a member after this many errors (as dm-stripe). */
 #define SSDSTRIPE_ERROR_EVENT_LIMIT 15
 
-/* Room for the feature arguments to come (health thresholds). */
-#define SSDSTRIPE_MAX_FEATURE_ARGS 8
+/* Room for every feature with its value. */
+#define SSDSTRIPE_MAX_FEATURE_ARGS 16
+
+/* Operations counted per member. Secure erase counts as discard. */
+enum ssdstripe_op {
+	SSDSTRIPE_OP_READ,
+	SSDSTRIPE_OP_WRITE,
+	SSDSTRIPE_OP_FLUSH,
+	SSDSTRIPE_OP_DISCARD,
+	SSDSTRIPE_OP_WRITE_ZEROES,
+	SSDSTRIPE_OP_NR
+};
+
+/*
+ * Latency histogram: bucket i counts completions of at most 16 << i
+ * microseconds; the last bucket counts everything slower.
+ */
+#define SSDSTRIPE_HIST_NR 18
+
+enum ssdstripe_state {
+	SSDSTRIPE_OK,
+	SSDSTRIPE_SLOW,
+	SSDSTRIPE_ERRORING,
+	SSDSTRIPE_FAILED,
+};
+
+enum ssdstripe_array_state {
+	SSDSTRIPE_OPTIMAL,
+	SSDSTRIPE_DEGRADED,
+	SSDSTRIPE_ARRAY_FAILED,
+};
+
+static const char * const ssdstripe_state_name[] = {
+	[SSDSTRIPE_OK] = "ok",
+	[SSDSTRIPE_SLOW] = "slow",
+	[SSDSTRIPE_ERRORING] = "erroring",
+	[SSDSTRIPE_FAILED] = "failed",
+};
+
+/* dm-stripe's A (alive) and D (dead), plus S (slow) and E (erroring). */
+static const char ssdstripe_state_letter[] = {
+	[SSDSTRIPE_OK] = 'A',
+	[SSDSTRIPE_SLOW] = 'S',
+	[SSDSTRIPE_ERRORING] = 'E',
+	[SSDSTRIPE_FAILED] = 'D',
+};
+
+static const char * const ssdstripe_array_state_name[] = {
+	[SSDSTRIPE_OPTIMAL] = "optimal",
+	[SSDSTRIPE_DEGRADED] = "degraded",
+	[SSDSTRIPE_ARRAY_FAILED] = "failed",
+};
+
+/*
+ * Health thresholds.  Written by table arguments and messages, read by the
+ * health monitor; each field is read and written whole (READ/WRITE_ONCE).
+ */
+struct ssdstripe_thresholds {
+	unsigned int window_ms;		/* length of one health window */
+	unsigned int slow_factor;	/* slow: mean latency >= factor x peers' median */
+	unsigned int slow_min_latency_us; /* ... and at least this */
+	unsigned int slow_windows;	/* ... for this many loaded windows */
+	unsigned int recover_windows;	/* clean windows back to ok */
+	unsigned int min_ios;		/* reads+writes in a window to judge speed */
+};
+
+struct ssdstripe_tunable {
+	const char *name;
+	unsigned int min;
+	unsigned int max;
+	unsigned int def;
+	size_t offset;
+	const char *error;
+};
+
+#define SSDSTRIPE_TUNABLE(_name, _field, _min, _max, _def, _error)	\
+	{ .name = _name, .min = _min, .max = _max, .def = _def,	\
+	  .offset = offsetof(struct ssdstripe_thresholds, _field),	\
+	  .error = _error }
+
+static const struct ssdstripe_tunable ssdstripe_tunables[] = {
+	SSDSTRIPE_TUNABLE("health_window_ms", window_ms, 100, 60000, 1000,
+			  "Invalid health_window_ms value"),
+	SSDSTRIPE_TUNABLE("slow_factor", slow_factor, 2, 1000, 4,
+			  "Invalid slow_factor value"),
+	SSDSTRIPE_TUNABLE("slow_min_latency_us", slow_min_latency_us, 0,
+			  10000000, 200, "Invalid slow_min_latency_us value"),
+	SSDSTRIPE_TUNABLE("slow_windows", slow_windows, 1, 1000, 3,
+			  "Invalid slow_windows value"),
+	SSDSTRIPE_TUNABLE("recover_windows", recover_windows, 1, 1000, 3,
+			  "Invalid recover_windows value"),
+	SSDSTRIPE_TUNABLE("min_ios", min_ios, 1, 1000000, 16,
+			  "Invalid min_ios value"),
+};
+
+static unsigned int *ssdstripe_tunable_ptr(struct ssdstripe_thresholds *t,
+					   const struct ssdstripe_tunable *tu)
+{
+	return (unsigned int *)((char *)t + tu->offset);
+}
+
+static void ssdstripe_thresholds_default(struct ssdstripe_thresholds *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++)
+		*ssdstripe_tunable_ptr(t, &ssdstripe_tunables[i]) =
+			ssdstripe_tunables[i].def;
+}
+
+static const struct ssdstripe_tunable *ssdstripe_find_tunable(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++)
+		if (!strcasecmp(name, ssdstripe_tunables[i].name))
+			return &ssdstripe_tunables[i];
+
+	return NULL;
+}
 
 /*
  * Geometry of the array.  Immutable once the table is live, so the map
@@ -39,19 +166,82 @@ struct ssdstripe_geom {
 	int chunk_shift;		/* log2(chunk), or -1 if not pow2 */
 };
 
+/* Per-CPU counters of one member: the hot path touches only its own CPU's. */
+struct ssdstripe_stats {
+	u64 ios[SSDSTRIPE_OP_NR];
+	u64 sectors[SSDSTRIPE_OP_NR];
+	u64 errors[SSDSTRIPE_OP_NR];
+	u64 hist[SSDSTRIPE_HIST_NR];
+	/* Never reset: the health monitor takes deltas of these. */
+	u64 done;		/* completions */
+	u64 failed;		/* completions with an error that counts */
+	u64 rw_done;		/* successful reads and writes */
+	u64 rw_lat_ns;		/* their summed latency */
+	s64 inflight;
+};
+
+/* What the health monitor saw of one member in one window. */
+struct ssdstripe_sample {
+	u64 ok;			/* successful completions */
+	u64 errors;		/* failed completions */
+	u64 rw_ios;		/* successful reads and writes */
+	u64 rw_lat_us;		/* their summed latency */
+	bool gone;		/* the member's disk has been removed */
+};
+
+/* Health state of one member and the runs that move it. */
+struct ssdstripe_health {
+	enum ssdstripe_state state;
+	unsigned int slow_run;		/* consecutive loaded slow windows */
+	unsigned int fast_run;		/* consecutive loaded normal windows */
+	unsigned int clean_run;		/* consecutive windows with I/O, no errors */
+};
+
 struct ssdstripe_member {
 	struct dm_dev *dev;
 	sector_t offset;
 	atomic_t error_count;
+	struct ssdstripe_stats __percpu *stats;
+
+	/* Owned by the health monitor (one work item, never concurrent). */
+	struct ssdstripe_health health;
+	struct ssdstripe_stats last;	/* totals at the previous window */
+	unsigned int latency_us;	/* mean of the last window, for sysfs */
 };
+
+struct ssdstripe_kobj;
 
 struct ssdstripe_c {
 	struct ssdstripe_geom geom;
 	sector_t width;			/* sectors used on each member */
 	bool discard_passdown;
+	bool stats;			/* per-I/O accounting on */
 	struct dm_target *ti;
+	struct mapped_device *md;
 	struct work_struct trigger_event;
+
+	struct ssdstripe_thresholds thr;
+	struct delayed_work health_work;
+	enum ssdstripe_array_state array_state;
+	/* The health monitor's buffers, one entry per member. */
+	u64 *scratch;
+	struct ssdstripe_sample *samples;
+	struct ssdstripe_health *next;
+
+	/* sysfs, guarded by ssdstripe_sysfs_lock */
+	struct list_head sysfs_node;
+	struct ssdstripe_kobj *sysfs_top;
+	struct kobject *sysfs_members;
+	struct ssdstripe_kobj **sysfs_member;
+
 	struct ssdstripe_member member[];
+};
+
+/* Per-bio data: which member a clone went to, and when. */
+struct ssdstripe_io {
+	u64 start_ns;
+	unsigned int member;
+	unsigned int op;
 };
 
 /* The part of a table line that can be checked without opening devices. */
@@ -59,6 +249,9 @@ struct ssdstripe_params {
 	unsigned int members;
 	unsigned int chunk;
 	bool no_discard_passdown;
+	bool no_stats;
+	struct ssdstripe_thresholds thr;
+	unsigned long tunables_set;	/* bit i: ssdstripe_tunables[i] given */
 	char **member_argv;		/* <dev> <offset> pairs */
 };
 
@@ -180,6 +373,140 @@ static unsigned int ssdstripe_scaled_limit(const struct ssdstripe_geom *g,
 	return scaled;
 }
 
+/* Histogram bucket of a latency: 16 << i microseconds at most. */
+static unsigned int ssdstripe_hist_bucket(u64 lat_us)
+{
+	unsigned int b;
+
+	if (lat_us <= 16)
+		return 0;
+	b = fls64(lat_us - 1) - 4;
+
+	return min_t(unsigned int, b, SSDSTRIPE_HIST_NR - 1);
+}
+
+static int ssdstripe_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Lower median of the sorted @mean[0..n-1] with the element at index @self
+ * left out: the peers of that member.
+ */
+static u64 ssdstripe_peer_median(const u64 *mean, unsigned int n,
+				 unsigned int self)
+{
+	unsigned int m = (n - 2) / 2;
+
+	return mean[m < self ? m : m + 1];
+}
+
+/*
+ * One health window for all @n members: move each member's state given
+ * what it did in the window.  Pure: no I/O, no locks, no clock, so KUnit
+ * drives it with synthetic windows.  @scratch holds @n values.
+ *
+ * - failed:   the member's disk is gone, or it had errors and no success.
+ * - erroring: errors in the window; back to ok after recover_windows
+ *             windows that saw I/O and no error.
+ * - slow:     for slow_windows loaded windows in a row, its mean read/write
+ *             latency was at least slow_min_latency_us and slow_factor
+ *             times the median of its loaded peers; back to ok after
+ *             recover_windows loaded windows that were not slow.  Windows
+ *             with too little I/O (on it or its peers) change nothing, so
+ *             idle members do not flap and a lone member is never slow.
+ */
+static void ssdstripe_health_update(const struct ssdstripe_thresholds *t,
+				    unsigned int n,
+				    const struct ssdstripe_sample *s,
+				    struct ssdstripe_health *h, u64 *scratch)
+{
+	unsigned int i, j, loaded = 0;
+	u64 mean, median;
+	bool slow;
+
+	/* Mean latencies of loaded, healthy members, sorted. */
+	for (i = 0; i < n; i++) {
+		if (s[i].rw_ios >= t->min_ios && !s[i].errors && !s[i].gone)
+			scratch[loaded++] = div64_u64(s[i].rw_lat_us, s[i].rw_ios);
+	}
+	sort(scratch, loaded, sizeof(*scratch), ssdstripe_cmp_u64, NULL);
+
+	for (i = 0; i < n; i++) {
+		struct ssdstripe_health *hi = &h[i];
+
+		if (s[i].gone || (s[i].errors && !s[i].ok)) {
+			hi->state = SSDSTRIPE_FAILED;
+			hi->clean_run = 0;
+			hi->slow_run = 0;
+			hi->fast_run = 0;
+			continue;
+		}
+
+		if (s[i].errors) {
+			hi->state = SSDSTRIPE_ERRORING;
+			hi->clean_run = 0;
+			hi->slow_run = 0;
+			hi->fast_run = 0;
+			continue;
+		}
+
+		if (hi->state == SSDSTRIPE_ERRORING ||
+		    hi->state == SSDSTRIPE_FAILED) {
+			if (!s[i].ok)
+				continue;
+			if (++hi->clean_run < t->recover_windows)
+				continue;
+			hi->state = SSDSTRIPE_OK;
+			hi->clean_run = 0;
+			continue;
+		}
+
+		/* Speed is judged only under load, and only against peers. */
+		if (s[i].rw_ios < t->min_ios || loaded < 2)
+			continue;
+
+		mean = div64_u64(s[i].rw_lat_us, s[i].rw_ios);
+		for (j = 0; j < loaded && scratch[j] != mean; j++)
+			;
+		median = ssdstripe_peer_median(scratch, loaded, j);
+		slow = mean >= t->slow_min_latency_us &&
+		       mean >= (u64)t->slow_factor * median;
+
+		if (slow) {
+			hi->fast_run = 0;
+			if (++hi->slow_run >= t->slow_windows)
+				hi->state = SSDSTRIPE_SLOW;
+		} else {
+			hi->slow_run = 0;
+			if (hi->state == SSDSTRIPE_SLOW &&
+			    ++hi->fast_run >= t->recover_windows) {
+				hi->state = SSDSTRIPE_OK;
+				hi->fast_run = 0;
+			}
+		}
+	}
+}
+
+static enum ssdstripe_array_state
+ssdstripe_array_state(const struct ssdstripe_health *h, unsigned int n)
+{
+	enum ssdstripe_array_state a = SSDSTRIPE_OPTIMAL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (h[i].state == SSDSTRIPE_FAILED)
+			return SSDSTRIPE_ARRAY_FAILED;
+		if (h[i].state != SSDSTRIPE_OK)
+			a = SSDSTRIPE_DEGRADED;
+	}
+
+	return a;
+}
+
 /* Strict decimal numbers: no sign, no trailing junk, no overflow. */
 static int ssdstripe_parse_uint(const char *arg, unsigned int *out)
 {
@@ -201,13 +528,29 @@ static int ssdstripe_parse_sector(const char *arg, sector_t *out)
 	return 0;
 }
 
+/* Set tunable @tu in @t from @value, within its bounds. */
+static int ssdstripe_set_tunable(struct ssdstripe_thresholds *t,
+				 const struct ssdstripe_tunable *tu,
+				 const char *value)
+{
+	unsigned int v;
+
+	if (!value || ssdstripe_parse_uint(value, &v) || v < tu->min ||
+	    v > tu->max)
+		return -EINVAL;
+	WRITE_ONCE(*ssdstripe_tunable_ptr(t, tu), v);
+
+	return 0;
+}
+
 static int ssdstripe_parse_features(struct dm_arg_set *as,
 				    struct ssdstripe_params *p, char **error)
 {
 	static const struct dm_arg _args[] = {
 		{0, SSDSTRIPE_MAX_FEATURE_ARGS, "Invalid number of feature arguments"},
 	};
-	unsigned int argc;
+	const struct ssdstripe_tunable *tu;
+	unsigned int argc, bit;
 	const char *arg;
 	int r;
 
@@ -233,8 +576,32 @@ static int ssdstripe_parse_features(struct dm_arg_set *as,
 			continue;
 		}
 
-		*error = "Unrecognised feature argument";
-		return -EINVAL;
+		if (!strcasecmp(arg, "no_stats")) {
+			if (p->no_stats) {
+				*error = "Duplicate no_stats argument";
+				return -EINVAL;
+			}
+			p->no_stats = true;
+			continue;
+		}
+
+		tu = ssdstripe_find_tunable(arg);
+		if (!tu) {
+			*error = "Unrecognised feature argument";
+			return -EINVAL;
+		}
+		bit = tu - ssdstripe_tunables;
+		if (p->tunables_set & BIT(bit)) {
+			*error = "Duplicate health threshold argument";
+			return -EINVAL;
+		}
+		if (!argc || ssdstripe_set_tunable(&p->thr, tu,
+						   dm_shift_arg(as))) {
+			*error = (char *)tu->error;
+			return -EINVAL;
+		}
+		argc--;
+		p->tunables_set |= BIT(bit);
 	}
 
 	if (as->argc) {
@@ -257,6 +624,7 @@ static int ssdstripe_parse_params(unsigned int argc, char **argv, sector_t len,
 	unsigned int i;
 
 	memset(p, 0, sizeof(*p));
+	ssdstripe_thresholds_default(&p->thr);
 
 	if (argc < 2) {
 		*error = "Not enough arguments";
@@ -305,6 +673,78 @@ static int ssdstripe_parse_params(unsigned int argc, char **argv, sector_t len,
 	return 0;
 }
 
+/* --- statistics -------------------------------------------------------- */
+
+static u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *(u64 *)((char *)per_cpu_ptr(m->stats, cpu) + offset);
+
+	return sum;
+}
+
+#define SSDSTRIPE_SUM(m, field) \
+	ssdstripe_sum(m, offsetof(struct ssdstripe_stats, field))
+
+static void ssdstripe_reset_stats(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_stats *st;
+	unsigned int i;
+	int cpu;
+
+	/* Racy against I/O in flight by design: counts, not invariants. */
+	for (i = 0; i < sc->geom.members; i++) {
+		for_each_possible_cpu(cpu) {
+			st = per_cpu_ptr(sc->member[i].stats, cpu);
+			memset(st->ios, 0, sizeof(st->ios));
+			memset(st->sectors, 0, sizeof(st->sectors));
+			memset(st->errors, 0, sizeof(st->errors));
+			memset(st->hist, 0, sizeof(st->hist));
+		}
+	}
+}
+
+static enum ssdstripe_op ssdstripe_bio_op(struct bio *bio)
+{
+	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
+		return SSDSTRIPE_OP_FLUSH;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		return SSDSTRIPE_OP_READ;
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+		return SSDSTRIPE_OP_DISCARD;
+	case REQ_OP_WRITE_ZEROES:
+		return SSDSTRIPE_OP_WRITE_ZEROES;
+	default:
+		return SSDSTRIPE_OP_WRITE;
+	}
+}
+
+/* Account a clone about to be sent to @member. */
+static void ssdstripe_account_start(struct ssdstripe_c *sc, struct bio *bio,
+				    unsigned int member)
+{
+	struct ssdstripe_io *io = dm_per_bio_data(bio, sizeof(*io));
+	struct ssdstripe_stats __percpu *st = sc->member[member].stats;
+
+	io->member = member;
+	if (!sc->stats)
+		return;
+
+	io->op = ssdstripe_bio_op(bio);
+	io->start_ns = ktime_get_ns();
+	this_cpu_inc(st->ios[io->op]);
+	this_cpu_add(st->sectors[io->op], bio_sectors(bio));
+	this_cpu_inc(st->inflight);
+}
+
+/* --- events and the health monitor ------------------------------------ */
+
 static void ssdstripe_trigger_event(struct work_struct *work)
 {
 	struct ssdstripe_c *sc = container_of(work, struct ssdstripe_c,
@@ -313,11 +753,416 @@ static void ssdstripe_trigger_event(struct work_struct *work)
 	dm_table_event(sc->ti->table);
 }
 
+static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member)
+{
+	struct kobject *kobj = &disk_to_dev(dm_disk(sc->md))->kobj;
+	char env_member[32], env_dev[48], env_state[32], env_array[32];
+	char *envp[5];
+
+	envp[0] = env_member;
+	envp[1] = env_dev;
+	envp[2] = env_state;
+	envp[3] = env_array;
+	envp[4] = NULL;
+
+	snprintf(env_member, sizeof(env_member), "SSDSTRIPE_MEMBER=%u", member);
+	snprintf(env_dev, sizeof(env_dev), "SSDSTRIPE_DEVICE=%s",
+		 sc->member[member].dev->name);
+	snprintf(env_state, sizeof(env_state), "SSDSTRIPE_STATE=%s",
+		 ssdstripe_state_name[sc->member[member].health.state]);
+	snprintf(env_array, sizeof(env_array), "SSDSTRIPE_ARRAY_STATE=%s",
+		 ssdstripe_array_state_name[sc->array_state]);
+	kobject_uevent_env(kobj, KOBJ_CHANGE, envp);
+}
+
+static void ssdstripe_take_sample(struct ssdstripe_c *sc,
+				  struct ssdstripe_member *m,
+				  struct ssdstripe_sample *s)
+{
+	struct ssdstripe_stats now;
+
+	now.done = SSDSTRIPE_SUM(m, done);
+	now.failed = SSDSTRIPE_SUM(m, failed);
+	now.rw_done = SSDSTRIPE_SUM(m, rw_done);
+	now.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+
+	s->errors = now.failed - m->last.failed;
+	s->ok = (now.done - m->last.done) - s->errors;
+	/* Without accounting successes are not counted: assume there were. */
+	if (!sc->stats)
+		s->ok = 1;
+	s->rw_ios = now.rw_done - m->last.rw_done;
+	s->rw_lat_us = div_u64(now.rw_lat_ns - m->last.rw_lat_ns, NSEC_PER_USEC);
+	s->gone = test_bit(GD_DEAD, &m->dev->bdev->bd_disk->state);
+	m->last = now;
+
+	WRITE_ONCE(m->latency_us, s->rw_ios ?
+		   (unsigned int)min_t(u64, div64_u64(s->rw_lat_us, s->rw_ios),
+				       UINT_MAX) : 0);
+}
+
+static void ssdstripe_health_work(struct work_struct *work)
+{
+	struct ssdstripe_c *sc = container_of(to_delayed_work(work),
+					      struct ssdstripe_c, health_work);
+	struct ssdstripe_health *next = sc->next;
+	unsigned int n = sc->geom.members, i;
+	enum ssdstripe_state old;
+	struct ssdstripe_thresholds t;
+	bool changed = false;
+
+	t.window_ms = READ_ONCE(sc->thr.window_ms);
+	t.slow_factor = READ_ONCE(sc->thr.slow_factor);
+	t.slow_min_latency_us = READ_ONCE(sc->thr.slow_min_latency_us);
+	t.slow_windows = READ_ONCE(sc->thr.slow_windows);
+	t.recover_windows = READ_ONCE(sc->thr.recover_windows);
+	t.min_ios = READ_ONCE(sc->thr.min_ios);
+
+	for (i = 0; i < n; i++) {
+		ssdstripe_take_sample(sc, &sc->member[i], &sc->samples[i]);
+		next[i] = sc->member[i].health;
+	}
+
+	ssdstripe_health_update(&t, n, sc->samples, next, sc->scratch);
+	sc->array_state = ssdstripe_array_state(next, n);
+
+	for (i = 0; i < n; i++) {
+		old = sc->member[i].health.state;
+		sc->member[i].health = next[i];
+		if (next[i].state == old)
+			continue;
+		changed = true;
+		DMWARN_LIMIT("%s: member %u (%s) %s -> %s, array %s",
+			     dm_table_device_name(sc->ti->table), i,
+			     sc->member[i].dev->name, ssdstripe_state_name[old],
+			     ssdstripe_state_name[next[i].state],
+			     ssdstripe_array_state_name[sc->array_state]);
+		ssdstripe_uevent(sc, i);
+	}
+	if (changed)
+		dm_table_event(sc->ti->table);
+
+	queue_delayed_work(system_wq, &sc->health_work,
+			   msecs_to_jiffies(t.window_ms));
+}
+
+/* --- sysfs ------------------------------------------------------------- */
+
+/*
+ * /sys/block/dm-<n>/ssdstripe belongs to the live table.  A reloaded
+ * table coexists with the live one until resume, so the directory is
+ * created at resume (taking it over from the previous table of the same
+ * device) and removed when the owning table is destroyed.
+ */
+static DEFINE_MUTEX(ssdstripe_sysfs_lock);	/* guards the list and sysfs_* */
+static LIST_HEAD(ssdstripe_sysfs_owners);
+
+struct ssdstripe_kobj {
+	struct kobject kobj;
+	struct ssdstripe_c *sc;
+	unsigned int member;
+};
+
+enum ssdstripe_attr_kind {
+	SSDSTRIPE_A_CHUNK,
+	SSDSTRIPE_A_MEMBERS,
+	SSDSTRIPE_A_ARRAY_STATE,
+	SSDSTRIPE_A_STATE,
+	SSDSTRIPE_A_IOS,
+	SSDSTRIPE_A_SECTORS,
+	SSDSTRIPE_A_ERRORS,
+	SSDSTRIPE_A_ALL_ERRORS,
+	SSDSTRIPE_A_INFLIGHT,
+	SSDSTRIPE_A_LATENCY,
+	SSDSTRIPE_A_HISTOGRAM,
+};
+
+struct ssdstripe_attr {
+	struct attribute attr;
+	enum ssdstripe_attr_kind kind;
+	enum ssdstripe_op op;
+};
+
+#define SSDSTRIPE_ATTR_NAMED(_var, _file, _kind, _op)			\
+	static struct ssdstripe_attr ssdstripe_attr_##_var = {		\
+		.attr = { .name = _file, .mode = 0444 },		\
+		.kind = _kind, .op = _op,				\
+	}
+#define SSDSTRIPE_ATTR(_name, _kind, _op)				\
+	SSDSTRIPE_ATTR_NAMED(_name, __stringify(_name), _kind, _op)
+
+SSDSTRIPE_ATTR(chunk_sectors, SSDSTRIPE_A_CHUNK, 0);
+SSDSTRIPE_ATTR(member_count, SSDSTRIPE_A_MEMBERS, 0);
+SSDSTRIPE_ATTR_NAMED(array_state, "state", SSDSTRIPE_A_ARRAY_STATE, 0);
+SSDSTRIPE_ATTR(state, SSDSTRIPE_A_STATE, 0);
+SSDSTRIPE_ATTR(read_ios, SSDSTRIPE_A_IOS, SSDSTRIPE_OP_READ);
+SSDSTRIPE_ATTR(write_ios, SSDSTRIPE_A_IOS, SSDSTRIPE_OP_WRITE);
+SSDSTRIPE_ATTR(flush_ios, SSDSTRIPE_A_IOS, SSDSTRIPE_OP_FLUSH);
+SSDSTRIPE_ATTR(discard_ios, SSDSTRIPE_A_IOS, SSDSTRIPE_OP_DISCARD);
+SSDSTRIPE_ATTR(write_zeroes_ios, SSDSTRIPE_A_IOS, SSDSTRIPE_OP_WRITE_ZEROES);
+SSDSTRIPE_ATTR(read_sectors, SSDSTRIPE_A_SECTORS, SSDSTRIPE_OP_READ);
+SSDSTRIPE_ATTR(write_sectors, SSDSTRIPE_A_SECTORS, SSDSTRIPE_OP_WRITE);
+SSDSTRIPE_ATTR(discard_sectors, SSDSTRIPE_A_SECTORS, SSDSTRIPE_OP_DISCARD);
+SSDSTRIPE_ATTR(write_zeroes_sectors, SSDSTRIPE_A_SECTORS,
+	       SSDSTRIPE_OP_WRITE_ZEROES);
+SSDSTRIPE_ATTR(errors, SSDSTRIPE_A_ALL_ERRORS, 0);
+SSDSTRIPE_ATTR(read_errors, SSDSTRIPE_A_ERRORS, SSDSTRIPE_OP_READ);
+SSDSTRIPE_ATTR(write_errors, SSDSTRIPE_A_ERRORS, SSDSTRIPE_OP_WRITE);
+SSDSTRIPE_ATTR(flush_errors, SSDSTRIPE_A_ERRORS, SSDSTRIPE_OP_FLUSH);
+SSDSTRIPE_ATTR(discard_errors, SSDSTRIPE_A_ERRORS, SSDSTRIPE_OP_DISCARD);
+SSDSTRIPE_ATTR(write_zeroes_errors, SSDSTRIPE_A_ERRORS,
+	       SSDSTRIPE_OP_WRITE_ZEROES);
+SSDSTRIPE_ATTR(inflight, SSDSTRIPE_A_INFLIGHT, 0);
+SSDSTRIPE_ATTR(latency_us, SSDSTRIPE_A_LATENCY, 0);
+SSDSTRIPE_ATTR(latency_histogram, SSDSTRIPE_A_HISTOGRAM, 0);
+
+static struct attribute *ssdstripe_top_attrs[] = {
+	&ssdstripe_attr_chunk_sectors.attr,
+	&ssdstripe_attr_member_count.attr,
+	&ssdstripe_attr_array_state.attr,
+	NULL
+};
+
+static struct attribute *ssdstripe_member_attrs[] = {
+	&ssdstripe_attr_state.attr,
+	&ssdstripe_attr_read_ios.attr,
+	&ssdstripe_attr_write_ios.attr,
+	&ssdstripe_attr_flush_ios.attr,
+	&ssdstripe_attr_discard_ios.attr,
+	&ssdstripe_attr_write_zeroes_ios.attr,
+	&ssdstripe_attr_read_sectors.attr,
+	&ssdstripe_attr_write_sectors.attr,
+	&ssdstripe_attr_discard_sectors.attr,
+	&ssdstripe_attr_write_zeroes_sectors.attr,
+	&ssdstripe_attr_errors.attr,
+	&ssdstripe_attr_read_errors.attr,
+	&ssdstripe_attr_write_errors.attr,
+	&ssdstripe_attr_flush_errors.attr,
+	&ssdstripe_attr_discard_errors.attr,
+	&ssdstripe_attr_write_zeroes_errors.attr,
+	&ssdstripe_attr_inflight.attr,
+	&ssdstripe_attr_latency_us.attr,
+	&ssdstripe_attr_latency_histogram.attr,
+	NULL
+};
+
+ATTRIBUTE_GROUPS(ssdstripe_top);
+ATTRIBUTE_GROUPS(ssdstripe_member);
+
+static ssize_t ssdstripe_show_histogram(struct ssdstripe_member *m, char *buf)
+{
+	unsigned int b;
+	int len = 0;
+
+	for (b = 0; b < SSDSTRIPE_HIST_NR - 1; b++)
+		len += sysfs_emit_at(buf, len, "%u %llu\n", 16U << b,
+				     SSDSTRIPE_SUM(m, hist[b]));
+	len += sysfs_emit_at(buf, len, "inf %llu\n",
+			     SSDSTRIPE_SUM(m, hist[SSDSTRIPE_HIST_NR - 1]));
+
+	return len;
+}
+
+static ssize_t ssdstripe_attr_show(struct kobject *kobj,
+				   struct attribute *attr, char *buf)
+{
+	struct ssdstripe_kobj *k = container_of(kobj, struct ssdstripe_kobj, kobj);
+	struct ssdstripe_attr *a = container_of(attr, struct ssdstripe_attr, attr);
+	struct ssdstripe_c *sc = k->sc;
+	struct ssdstripe_member *m = &sc->member[k->member];
+	u64 v = 0;
+	int op;
+
+	switch (a->kind) {
+	case SSDSTRIPE_A_CHUNK:
+		return sysfs_emit(buf, "%u\n", sc->geom.chunk);
+	case SSDSTRIPE_A_MEMBERS:
+		return sysfs_emit(buf, "%u\n", sc->geom.members);
+	case SSDSTRIPE_A_ARRAY_STATE:
+		return sysfs_emit(buf, "%s\n",
+				  ssdstripe_array_state_name[READ_ONCE(sc->array_state)]);
+	case SSDSTRIPE_A_STATE:
+		return sysfs_emit(buf, "%s\n",
+				  ssdstripe_state_name[READ_ONCE(m->health.state)]);
+	case SSDSTRIPE_A_IOS:
+		v = SSDSTRIPE_SUM(m, ios[a->op]);
+		break;
+	case SSDSTRIPE_A_SECTORS:
+		v = SSDSTRIPE_SUM(m, sectors[a->op]);
+		break;
+	case SSDSTRIPE_A_ERRORS:
+		v = SSDSTRIPE_SUM(m, errors[a->op]);
+		break;
+	case SSDSTRIPE_A_ALL_ERRORS:
+		for (op = 0; op < SSDSTRIPE_OP_NR; op++)
+			v += SSDSTRIPE_SUM(m, errors[op]);
+		break;
+	case SSDSTRIPE_A_INFLIGHT:
+		/* Per-CPU halves of one count: the sum is what matters. */
+		v = max_t(s64, (s64)SSDSTRIPE_SUM(m, inflight), 0);
+		break;
+	case SSDSTRIPE_A_LATENCY:
+		v = READ_ONCE(m->latency_us);
+		break;
+	case SSDSTRIPE_A_HISTOGRAM:
+		return ssdstripe_show_histogram(m, buf);
+	}
+
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+static const struct sysfs_ops ssdstripe_sysfs_ops = {
+	.show = ssdstripe_attr_show,
+};
+
+static void ssdstripe_kobj_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct ssdstripe_kobj, kobj));
+}
+
+static const struct kobj_type ssdstripe_top_ktype = {
+	.release = ssdstripe_kobj_release,
+	.sysfs_ops = &ssdstripe_sysfs_ops,
+	.default_groups = ssdstripe_top_groups,
+};
+
+static const struct kobj_type ssdstripe_member_ktype = {
+	.release = ssdstripe_kobj_release,
+	.sysfs_ops = &ssdstripe_sysfs_ops,
+	.default_groups = ssdstripe_member_groups,
+};
+
+static void __ssdstripe_sysfs_del(struct ssdstripe_c *sc)
+{
+	unsigned int i;
+
+	for (i = 0; i < sc->geom.members; i++) {
+		if (!sc->sysfs_member[i])
+			continue;
+		sysfs_remove_link(&sc->sysfs_member[i]->kobj, "block");
+		kobject_del(&sc->sysfs_member[i]->kobj);
+		kobject_put(&sc->sysfs_member[i]->kobj);
+		sc->sysfs_member[i] = NULL;
+	}
+	if (sc->sysfs_members) {
+		kobject_del(sc->sysfs_members);
+		kobject_put(sc->sysfs_members);
+		sc->sysfs_members = NULL;
+	}
+	if (sc->sysfs_top) {
+		kobject_del(&sc->sysfs_top->kobj);
+		kobject_put(&sc->sysfs_top->kobj);
+		sc->sysfs_top = NULL;
+	}
+	list_del_init(&sc->sysfs_node);
+}
+
+static struct ssdstripe_kobj *ssdstripe_kobj_new(struct ssdstripe_c *sc,
+						 unsigned int member,
+						 const struct kobj_type *type,
+						 struct kobject *parent,
+						 const char *name)
+{
+	struct ssdstripe_kobj *k;
+
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return NULL;
+	k->sc = sc;
+	k->member = member;
+	if (kobject_init_and_add(&k->kobj, type, parent, "%s", name)) {
+		kobject_put(&k->kobj);
+		return NULL;
+	}
+
+	return k;
+}
+
+static int __ssdstripe_sysfs_add(struct ssdstripe_c *sc)
+{
+	struct kobject *disk = &disk_to_dev(dm_disk(sc->md))->kobj;
+	struct ssdstripe_kobj *k;
+	char name[16];
+	unsigned int i;
+
+	list_add(&sc->sysfs_node, &ssdstripe_sysfs_owners);
+
+	sc->sysfs_top = ssdstripe_kobj_new(sc, 0, &ssdstripe_top_ktype, disk,
+					   "ssdstripe");
+	if (!sc->sysfs_top)
+		goto bad;
+
+	sc->sysfs_members = kobject_create_and_add("members",
+						   &sc->sysfs_top->kobj);
+	if (!sc->sysfs_members)
+		goto bad;
+
+	for (i = 0; i < sc->geom.members; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		k = ssdstripe_kobj_new(sc, i, &ssdstripe_member_ktype,
+				       sc->sysfs_members, name);
+		if (!k)
+			goto bad;
+		sc->sysfs_member[i] = k;
+		if (sysfs_create_link(&k->kobj,
+				      &sc->member[i].dev->bdev->bd_device.kobj,
+				      "block"))
+			goto bad;
+	}
+
+	return 0;
+
+bad:
+	__ssdstripe_sysfs_del(sc);
+	return -ENOMEM;
+}
+
+/* Make this table's sysfs directory the device's, at resume. */
+static void ssdstripe_sysfs_publish(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_c *o, *tmp;
+	unsigned int noio;
+
+	mutex_lock(&ssdstripe_sysfs_lock);
+	if (sc->sysfs_top)
+		goto out;
+
+	list_for_each_entry_safe(o, tmp, &ssdstripe_sysfs_owners, sysfs_node) {
+		if (o->md != sc->md)
+			continue;
+		/* Another ssdstripe segment of this same table owns it. */
+		if (o->ti->table == sc->ti->table)
+			goto out;
+		__ssdstripe_sysfs_del(o);
+	}
+
+	/* The device is suspended: allocations must not recurse into I/O. */
+	noio = memalloc_noio_save();
+	if (__ssdstripe_sysfs_add(sc))
+		DMERR("%s: cannot create sysfs directory",
+		      dm_table_device_name(sc->ti->table));
+	memalloc_noio_restore(noio);
+out:
+	mutex_unlock(&ssdstripe_sysfs_lock);
+}
+
+static void ssdstripe_sysfs_unpublish(struct ssdstripe_c *sc)
+{
+	mutex_lock(&ssdstripe_sysfs_lock);
+	if (!list_empty(&sc->sysfs_node))
+		__ssdstripe_sysfs_del(sc);
+	mutex_unlock(&ssdstripe_sysfs_lock);
+}
+
+/* --- target ------------------------------------------------------------ */
+
 static void ssdstripe_put_members(struct dm_target *ti, struct ssdstripe_c *sc,
 				  unsigned int count)
 {
-	while (count--)
+	while (count--) {
 		dm_put_device(ti, sc->member[count].dev);
+		free_percpu(sc->member[count].stats);
+	}
 }
 
 /* Open member @i and check it can hold its share of the array. */
@@ -369,19 +1214,41 @@ static int ssdstripe_get_member(struct dm_target *ti, struct ssdstripe_c *sc,
 		goto bad;
 	}
 
+	m->stats = alloc_percpu(struct ssdstripe_stats);
+	if (!m->stats) {
+		ti->error = "Cannot allocate member statistics";
+		r = -ENOMEM;
+		goto bad_put;
+	}
+
 	atomic_set(&m->error_count, 0);
 	return 0;
 
 bad:
+	r = -EINVAL;
+bad_put:
 	dm_put_device(ti, m->dev);
-	return -EINVAL;
+	return r;
+}
+
+static void ssdstripe_free(struct ssdstripe_c *sc)
+{
+	kfree(sc->sysfs_member);
+	kfree(sc->next);
+	kfree(sc->samples);
+	kfree(sc->scratch);
+	kfree(sc);
 }
 
 /*
  * Construct a striped mapping with the layout of dm-stripe:
  *
  * <#members> <chunk_sectors> <dev> <offset> [<dev> <offset>]...
- *	[<#feature_args> [no_discard_passdown]]
+ *	[<#feature_args> [no_discard_passdown] [no_stats]
+ *	 [<health threshold> <value>]...]
+ *
+ * Health thresholds: health_window_ms, slow_factor, slow_min_latency_us,
+ * slow_windows, recover_windows, min_ios.
  */
 static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
@@ -399,12 +1266,28 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		ti->error = "Cannot allocate ssdstripe context";
 		return -ENOMEM;
 	}
+	sc->scratch = kcalloc(p.members, sizeof(*sc->scratch), GFP_KERNEL);
+	sc->samples = kcalloc(p.members, sizeof(*sc->samples), GFP_KERNEL);
+	sc->next = kcalloc(p.members, sizeof(*sc->next), GFP_KERNEL);
+	sc->sysfs_member = kcalloc(p.members, sizeof(*sc->sysfs_member),
+				   GFP_KERNEL);
+	if (!sc->scratch || !sc->samples || !sc->next || !sc->sysfs_member) {
+		ti->error = "Cannot allocate ssdstripe context";
+		r = -ENOMEM;
+		goto bad_free;
+	}
 
 	ssdstripe_geom_init(&sc->geom, p.members, p.chunk);
 	sc->width = div_u64(ti->len, p.members);
 	sc->discard_passdown = !p.no_discard_passdown;
+	sc->stats = !p.no_stats;
+	sc->thr = p.thr;
 	sc->ti = ti;
+	sc->md = dm_table_get_md(ti->table);
+	sc->array_state = SSDSTRIPE_OPTIMAL;
 	INIT_WORK(&sc->trigger_event, ssdstripe_trigger_event);
+	INIT_DELAYED_WORK(&sc->health_work, ssdstripe_health_work);
+	INIT_LIST_HEAD(&sc->sysfs_node);
 
 	r = dm_set_target_max_io_len(ti, p.chunk);
 	if (r)
@@ -422,13 +1305,13 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->num_discard_bios = sc->discard_passdown ? p.members : 0;
 	ti->num_secure_erase_bios = p.members;
 	ti->num_write_zeroes_bios = p.members;
-	ti->per_io_data_size = sizeof(unsigned int);
+	ti->per_io_data_size = sizeof(struct ssdstripe_io);
 	ti->private = sc;
 
 	return 0;
 
 bad_free:
-	kfree(sc);
+	ssdstripe_free(sc);
 	return r;
 }
 
@@ -436,14 +1319,11 @@ static void ssdstripe_dtr(struct dm_target *ti)
 {
 	struct ssdstripe_c *sc = ti->private;
 
-	ssdstripe_put_members(ti, sc, sc->geom.members);
+	cancel_delayed_work_sync(&sc->health_work);
+	ssdstripe_sysfs_unpublish(sc);
 	flush_work(&sc->trigger_event);
-	kfree(sc);
-}
-
-static void ssdstripe_set_member(struct bio *bio, unsigned int member)
-{
-	*(unsigned int *)dm_per_bio_data(bio, sizeof(unsigned int)) = member;
+	ssdstripe_put_members(ti, sc, sc->geom.members);
+	ssdstripe_free(sc);
 }
 
 static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
@@ -459,10 +1339,10 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 		return DM_MAPIO_SUBMITTED;
 	}
 
-	ssdstripe_set_member(bio, member);
 	bio_set_dev(bio, sc->member[member].dev->bdev);
 	bio->bi_iter.bi_sector = begin + sc->member[member].offset;
 	bio->bi_iter.bi_size = to_bytes(end - begin);
+	ssdstripe_account_start(sc, bio, member);
 
 	return DM_MAPIO_REMAPPED;
 }
@@ -476,8 +1356,8 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
 		/* Empty flush: dm core clones it once per member. */
 		member = dm_bio_get_target_bio_nr(bio);
-		ssdstripe_set_member(bio, member);
 		bio_set_dev(bio, sc->member[member].dev->bdev);
+		ssdstripe_account_start(sc, bio, member);
 		return DM_MAPIO_REMAPPED;
 	}
 
@@ -489,9 +1369,9 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 	ssdstripe_map_sector(&sc->geom,
 			     dm_target_offset(ti, bio->bi_iter.bi_sector),
 			     &member, &sector);
-	ssdstripe_set_member(bio, member);
 	bio->bi_iter.bi_sector = sector + sc->member[member].offset;
 	bio_set_dev(bio, sc->member[member].dev->bdev);
+	ssdstripe_account_start(sc, bio, member);
 
 	return DM_MAPIO_REMAPPED;
 }
@@ -500,34 +1380,80 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 			    blk_status_t *error)
 {
 	struct ssdstripe_c *sc = ti->private;
-	unsigned int member;
+	struct ssdstripe_io *io = dm_per_bio_data(bio, sizeof(*io));
+	struct ssdstripe_stats __percpu *st;
+	unsigned int bucket;
+	bool counts;
+	u64 lat_ns;
 	int count;
 
-	if (likely(!*error))
+	if (WARN_ON_ONCE(io->member >= sc->geom.members))
 		return DM_ENDIO_DONE;
+	st = sc->member[io->member].stats;
 
 	/* Read-ahead may fail; an unsupported operation is not a fault. */
-	if ((bio->bi_opf & REQ_RAHEAD) || *error == BLK_STS_NOTSUPP)
+	counts = *error && !(bio->bi_opf & REQ_RAHEAD) &&
+		 *error != BLK_STS_NOTSUPP;
+
+	if (sc->stats) {
+		this_cpu_dec(st->inflight);
+		this_cpu_inc(st->done);
+		if (counts) {
+			this_cpu_inc(st->failed);
+			this_cpu_inc(st->errors[io->op]);
+		} else if (!*error && io->op <= SSDSTRIPE_OP_WRITE) {
+			lat_ns = ktime_get_ns() - io->start_ns;
+			bucket = ssdstripe_hist_bucket(div_u64(lat_ns,
+							       NSEC_PER_USEC));
+			this_cpu_inc(st->rw_done);
+			this_cpu_add(st->rw_lat_ns, lat_ns);
+			this_cpu_inc(st->hist[bucket]);
+		}
+	} else if (counts) {
+		/* Errors still count towards health without accounting. */
+		this_cpu_inc(st->done);
+		this_cpu_inc(st->failed);
+	}
+
+	if (!counts)
 		return DM_ENDIO_DONE;
 
-	member = *(unsigned int *)dm_per_bio_data(bio, sizeof(unsigned int));
-	if (WARN_ON_ONCE(member >= sc->geom.members))
-		return DM_ENDIO_DONE;
-
-	count = atomic_inc_return(&sc->member[member].error_count);
+	count = atomic_inc_return(&sc->member[io->member].error_count);
 	if (count <= SSDSTRIPE_ERROR_EVENT_LIMIT)
 		schedule_work(&sc->trigger_event);
 	if (count == 1)
 		DMERR_LIMIT("%s: I/O error on member %u (%s)",
-			    dm_table_device_name(ti->table), member,
-			    sc->member[member].dev->name);
+			    dm_table_device_name(ti->table), io->member,
+			    sc->member[io->member].dev->name);
 
 	return DM_ENDIO_DONE;
 }
 
-static char ssdstripe_member_letter(struct ssdstripe_member *m)
+static void ssdstripe_postsuspend(struct dm_target *ti)
 {
-	return atomic_read(&m->error_count) ? 'D' : 'A';
+	struct ssdstripe_c *sc = ti->private;
+
+	cancel_delayed_work_sync(&sc->health_work);
+}
+
+static void ssdstripe_resume(struct dm_target *ti)
+{
+	struct ssdstripe_c *sc = ti->private;
+	unsigned int i;
+
+	ssdstripe_sysfs_publish(sc);
+
+	/* Windows start afresh: what happened while suspended is not load. */
+	for (i = 0; i < sc->geom.members; i++) {
+		struct ssdstripe_member *m = &sc->member[i];
+
+		m->last.done = SSDSTRIPE_SUM(m, done);
+		m->last.failed = SSDSTRIPE_SUM(m, failed);
+		m->last.rw_done = SSDSTRIPE_SUM(m, rw_done);
+		m->last.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+	}
+	queue_delayed_work(system_wq, &sc->health_work,
+			   msecs_to_jiffies(READ_ONCE(sc->thr.window_ms)));
 }
 
 static void ssdstripe_status(struct dm_target *ti, status_type_t type,
@@ -535,8 +1461,10 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 			     unsigned int maxlen)
 {
 	struct ssdstripe_c *sc = ti->private;
-	unsigned int sz = 0;
-	unsigned int i;
+	const struct ssdstripe_tunable *tu;
+	unsigned int sz = 0, nfeat = 0;
+	struct ssdstripe_member *m;
+	unsigned int i, v;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
@@ -545,7 +1473,18 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 			DMEMIT("%s ", sc->member[i].dev->name);
 		DMEMIT("1 ");
 		for (i = 0; i < sc->geom.members; i++)
-			DMEMIT("%c", ssdstripe_member_letter(&sc->member[i]));
+			DMEMIT("%c", ssdstripe_state_letter[READ_ONCE(sc->member[i].health.state)]);
+		DMEMIT(" %s 5",
+		       ssdstripe_array_state_name[READ_ONCE(sc->array_state)]);
+		for (i = 0; i < sc->geom.members; i++) {
+			m = &sc->member[i];
+			DMEMIT(" %llu %llu %llu %u %u",
+			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_READ]),
+			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_WRITE]),
+			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_DISCARD]),
+			       atomic_read(&m->error_count),
+			       READ_ONCE(m->latency_us));
+		}
 		break;
 
 	case STATUSTYPE_TABLE:
@@ -553,8 +1492,26 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 		for (i = 0; i < sc->geom.members; i++)
 			DMEMIT(" %s %llu", sc->member[i].dev->name,
 			       (unsigned long long)sc->member[i].offset);
+
+		nfeat = !sc->discard_passdown + !sc->stats;
+		for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++) {
+			tu = &ssdstripe_tunables[i];
+			if (READ_ONCE(*ssdstripe_tunable_ptr(&sc->thr, tu)) != tu->def)
+				nfeat += 2;
+		}
+		if (!nfeat)
+			break;
+		DMEMIT(" %u", nfeat);
 		if (!sc->discard_passdown)
-			DMEMIT(" 1 no_discard_passdown");
+			DMEMIT(" no_discard_passdown");
+		if (!sc->stats)
+			DMEMIT(" no_stats");
+		for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++) {
+			tu = &ssdstripe_tunables[i];
+			v = READ_ONCE(*ssdstripe_tunable_ptr(&sc->thr, tu));
+			if (v != tu->def)
+				DMEMIT(" %s %u", tu->name, v);
+		}
 		break;
 
 	case STATUSTYPE_IMA:
@@ -568,11 +1525,42 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(",member_%u_physical_start=%llu", i,
 			       (unsigned long long)sc->member[i].offset);
 			DMEMIT(",member_%u_status=%c", i,
-			       ssdstripe_member_letter(&sc->member[i]));
+			       ssdstripe_state_letter[READ_ONCE(sc->member[i].health.state)]);
 		}
 		DMEMIT(";");
 		break;
 	}
+}
+
+/*
+ * Messages:
+ *	reset_stats			zero the counters shown in sysfs
+ *	<health threshold> <value>	change a threshold (see the ctr)
+ */
+static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
+			     char **argv, char *result, unsigned int maxlen)
+{
+	struct ssdstripe_c *sc = ti->private;
+	const struct ssdstripe_tunable *tu;
+
+	if (argc == 1 && !strcasecmp(argv[0], "reset_stats")) {
+		ssdstripe_reset_stats(sc);
+		return 0;
+	}
+
+	if (argc == 2) {
+		tu = ssdstripe_find_tunable(argv[0]);
+		if (tu) {
+			if (!ssdstripe_set_tunable(&sc->thr, tu, argv[1]))
+				return 0;
+			DMERR("%s: %s", dm_table_device_name(ti->table),
+			      tu->error);
+			return -EINVAL;
+		}
+	}
+
+	DMERR("%s: Unrecognised message", dm_table_device_name(ti->table));
+	return -EINVAL;
 }
 
 static int ssdstripe_iterate_devices(struct dm_target *ti,
@@ -629,20 +1617,23 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 
 static struct target_type ssdstripe_target = {
 	.name		 = "ssdstripe",
-	.version	 = {1, 0, 0},
+	.version	 = {1, 1, 0},
 	.features	 = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = ssdstripe_ctr,
 	.dtr		 = ssdstripe_dtr,
 	.map		 = ssdstripe_map,
 	.end_io		 = ssdstripe_end_io,
+	.postsuspend	 = ssdstripe_postsuspend,
+	.resume		 = ssdstripe_resume,
 	.status		 = ssdstripe_status,
+	.message	 = ssdstripe_message,
 	.iterate_devices = ssdstripe_iterate_devices,
 	.io_hints	 = ssdstripe_io_hints,
 };
 module_dm(ssdstripe);
 
-MODULE_DESCRIPTION(DM_NAME " RAID-0 striping for SSDs with discard pass-through");
+MODULE_DESCRIPTION(DM_NAME " RAID-0 striping for SSDs with discard pass-through and member health");
 MODULE_AUTHOR("The dm-ssdstripe authors");
 MODULE_LICENSE("GPL");
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for dm-ssdstripe's pure logic: sector mapping, the split of
- * a discard range into one share per member, and table parsing.
+ * a discard range into one share per member, table parsing, and the
+ * member health state machine driven by synthetic windows.
  *
  * Included at the end of dm-ssdstripe.c so the static helpers are in reach.
  *
@@ -240,6 +241,8 @@ struct ssdstripe_args_case {
 	unsigned int members;
 	unsigned int chunk;
 	bool no_discard_passdown;
+	bool no_stats;
+	unsigned int slow_factor;	/* 0: the default */
 };
 
 static const struct ssdstripe_args_case ssdstripe_args_cases[] = {
@@ -251,6 +254,12 @@ static const struct ssdstripe_args_case ssdstripe_args_cases[] = {
 	{ "1 8 /dev/a 0 0", 64, NULL, 1, 8, false },
 	{ "1 8 /dev/a 0 1 no_discard_passdown", 64, NULL, 1, 8, true },
 	{ "2 8 a 0 b 0 1 NO_DISCARD_PASSDOWN", 64, NULL, 2, 8, true },
+	{ "1 8 a 0 1 no_stats", 64, NULL, 1, 8, false, true },
+	{ "1 8 a 0 2 slow_factor 6", 64, NULL, 1, 8, false, false, 6 },
+	{ "1 8 a 0 5 no_stats slow_factor 9 min_ios 4", 64, NULL, 1, 8, false,
+	  true, 9 },
+	{ "1 8 a 0 12 health_window_ms 500 slow_factor 3 slow_min_latency_us 0 slow_windows 2 recover_windows 5 min_ios 1",
+	  64, NULL, 1, 8, false, false, 3 },
 	/* refused */
 	{ "", 64, "Not enough arguments" },
 	{ "1", 64, "Not enough arguments" },
@@ -280,13 +289,24 @@ static const struct ssdstripe_args_case ssdstripe_args_cases[] = {
 	{ "1 8 /dev/a 0 1", 64, "Invalid number of feature arguments" },
 	{ "1 8 /dev/a 0 -1", 64, "Invalid number of feature arguments" },
 	{ "1 8 /dev/a 0 x", 64, "Invalid number of feature arguments" },
-	{ "1 8 /dev/a 0 9 a b c d e f g h i", 64, "Invalid number of feature arguments" },
+	{ "1 8 /dev/a 0 17 a b c d e f g h i j k l m n o p q", 64,
+	  "Invalid number of feature arguments" },
 	{ "1 8 /dev/a 0 4294967297 no_discard_passdown", 64,
 	  "Invalid number of feature arguments" },
 	{ "1 8 /dev/a 0 1 discard_passdown", 64, "Unrecognised feature argument" },
 	{ "1 8 /dev/a 0 2 no_discard_passdown no_discard_passdown", 64,
 	  "Duplicate no_discard_passdown argument" },
 	{ "1 8 /dev/a 0 1 no_discard_passdown extra", 64, "Too many arguments" },
+	{ "1 8 a 0 2 no_stats no_stats", 64, "Duplicate no_stats argument" },
+	{ "1 8 a 0 1 slow_factor", 64, "Invalid slow_factor value" },
+	{ "1 8 a 0 2 slow_factor 1", 64, "Invalid slow_factor value" },
+	{ "1 8 a 0 2 slow_factor x", 64, "Invalid slow_factor value" },
+	{ "1 8 a 0 2 slow_factor -4", 64, "Invalid slow_factor value" },
+	{ "1 8 a 0 2 slow_factor 4294967300", 64, "Invalid slow_factor value" },
+	{ "1 8 a 0 2 health_window_ms 99", 64, "Invalid health_window_ms value" },
+	{ "1 8 a 0 2 min_ios 0", 64, "Invalid min_ios value" },
+	{ "1 8 a 0 4 slow_windows 2 slow_windows 3", 64,
+	  "Duplicate health threshold argument" },
 	{ "1 8 /dev/a 0 0 extra", 64, "Too many arguments" },
 };
 
@@ -319,11 +339,281 @@ static void ssdstripe_args_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, p.chunk, c->chunk);
 		KUNIT_EXPECT_EQ(test, p.no_discard_passdown,
 				c->no_discard_passdown);
+		KUNIT_EXPECT_EQ(test, p.no_stats, c->no_stats);
+		KUNIT_EXPECT_EQ(test, p.thr.slow_factor,
+				c->slow_factor ?: 4U);
 		KUNIT_EXPECT_PTR_EQ(test, p.member_argv, argv + 2);
 	}
 
 	argv_free(argv);
 }
+
+/* --- health state machine --------------------------------------------- */
+
+#define HEALTH_MAX 8
+
+struct ssdstripe_health_ctx {
+	struct ssdstripe_thresholds t;
+	unsigned int n;
+	struct ssdstripe_health h[HEALTH_MAX];
+	struct ssdstripe_sample s[HEALTH_MAX];
+	u64 scratch[HEALTH_MAX];
+};
+
+static void health_init(struct ssdstripe_health_ctx *c, unsigned int n)
+{
+	memset(c, 0, sizeof(*c));
+	ssdstripe_thresholds_default(&c->t);
+	c->n = n;
+}
+
+/* Member @i did @ios reads/writes at a mean of @lat_us, @errors failed. */
+static void health_set(struct ssdstripe_health_ctx *c, unsigned int i,
+		       u64 ios, u64 lat_us, u64 errors)
+{
+	c->s[i].ok = ios;
+	c->s[i].rw_ios = ios;
+	c->s[i].rw_lat_us = ios * lat_us;
+	c->s[i].errors = errors;
+	c->s[i].gone = false;
+}
+
+/* Every member: 100 I/Os at @lat_us, except member @slow at @slow_us. */
+static void health_window(struct ssdstripe_health_ctx *c, u64 lat_us,
+			  unsigned int slow, u64 slow_us)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		health_set(c, i, 100, i == slow ? slow_us : lat_us, 0);
+	ssdstripe_health_update(&c->t, c->n, c->s, c->h, c->scratch);
+}
+
+static void ssdstripe_health_slow_onset_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	/* Sustained: slow only once slow_windows loaded windows agree. */
+	for (w = 1; w < c.t.slow_windows; w++) {
+		health_window(&c, 300, 2, 3000);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	}
+	health_window(&c, 300, 2, 3000);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
+			SSDSTRIPE_DEGRADED);
+}
+
+static void ssdstripe_health_recovery_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 1, 5000);
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+
+	/* Hysteresis: recover_windows normal windows before ok again. */
+	for (w = 1; w < c.t.recover_windows; w++) {
+		health_window(&c, 300, 1, 300);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+	}
+	health_window(&c, 300, 1, 300);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
+			SSDSTRIPE_OPTIMAL);
+}
+
+static void ssdstripe_health_flapping_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 3);
+	/* Slow every other window is never a sustained slow. */
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, w % 2 ? 300 : 9000);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	}
+
+	/* And once slow, one good window in a bad run does not clear it. */
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 0, 9000);
+	KUNIT_ASSERT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, w % 2 ? 300 : 9000);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	}
+}
+
+static void ssdstripe_health_idle_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	/* A member with a few slow I/Os while the others are busy. */
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 100, 300, 0);
+		health_set(&c, 3, c.t.min_ios - 1, 50000, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_OK);
+	}
+
+	/* A whole idle array: nothing changes, whatever the latencies. */
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, i, 100000 * i, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		for (i = 0; i < c.n; i++)
+			KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+	}
+
+	/* A slow member that goes idle keeps its state: no evidence. */
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 0, 9000);
+	KUNIT_ASSERT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	}
+}
+
+static void ssdstripe_health_peers_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	/* One member has no peers: never slow. */
+	health_init(&c, 1);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 90000, 0, 90000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+
+	/* All members equally slow: none is slow. */
+	health_init(&c, 6);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 50000, 0, 50000);
+	for (i = 0; i < c.n; i++)
+		KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+
+	/* Two members: the slower one is judged against the other. */
+	health_init(&c, 2);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 1, 2000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+
+	/* Below slow_min_latency_us a high ratio is only noise. */
+	health_init(&c, 4);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 10, 0, c.t.slow_min_latency_us - 1);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+
+	/* Under the factor: 3x the median with factor 4 is not slow. */
+	health_init(&c, 4);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 1000, 0, 3000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+
+	/* A tuned factor takes effect. */
+	c.t.slow_factor = 2;
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 1000, 0, 3000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+}
+
+static void ssdstripe_health_errors_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	for (i = 0; i < c.n; i++)
+		health_set(&c, i, 100, 300, 0);
+	health_set(&c, 1, 50, 300, 7);		/* some fail */
+	health_set(&c, 2, 0, 0, 12);		/* every one fails */
+	c.s[3].gone = true;			/* unplugged */
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
+			SSDSTRIPE_ARRAY_FAILED);
+
+	/* Idle windows are no evidence of recovery. */
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < 3; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+
+	/* Clean windows with I/O bring them back; a gone disk stays. */
+	for (w = 0; w < c.t.recover_windows; w++) {
+		for (i = 0; i < 3; i++)
+			health_set(&c, i, 100, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+}
+
+struct ssdstripe_bucket_case {
+	u64 us;
+	unsigned int bucket;
+};
+
+static const struct ssdstripe_bucket_case ssdstripe_bucket_cases[] = {
+	{ 0, 0 }, { 16, 0 }, { 17, 1 }, { 32, 1 }, { 33, 2 }, { 1000, 6 },
+	{ 1024, 6 }, { 1025, 7 }, { 1048576, 16 }, { 1048577, 17 },
+	{ U64_MAX, 17 },
+};
+
+static void ssdstripe_bucket_desc(const struct ssdstripe_bucket_case *c,
+				  char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%llu us", c->us);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_bucket, ssdstripe_bucket_cases,
+		  ssdstripe_bucket_desc);
+
+static void ssdstripe_hist_bucket_test(struct kunit *test)
+{
+	const struct ssdstripe_bucket_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ssdstripe_hist_bucket(c->us), c->bucket);
+}
+
+static struct kunit_case ssdstripe_health_test_cases[] = {
+	KUNIT_CASE(ssdstripe_health_slow_onset_test),
+	KUNIT_CASE(ssdstripe_health_recovery_test),
+	KUNIT_CASE(ssdstripe_health_flapping_test),
+	KUNIT_CASE(ssdstripe_health_idle_test),
+	KUNIT_CASE(ssdstripe_health_peers_test),
+	KUNIT_CASE(ssdstripe_health_errors_test),
+	KUNIT_CASE_PARAM(ssdstripe_hist_bucket_test, ssdstripe_bucket_gen_params),
+	{}
+};
+
+static struct kunit_suite ssdstripe_health_suite = {
+	.name = "dm_ssdstripe_health",
+	.test_cases = ssdstripe_health_test_cases,
+};
 
 static struct kunit_case ssdstripe_geometry_test_cases[] = {
 	KUNIT_CASE_PARAM(ssdstripe_geometry_test, ssdstripe_geom_gen_params),
@@ -359,4 +649,4 @@ static struct kunit_suite ssdstripe_args_suite = {
 };
 
 kunit_test_suites(&ssdstripe_geometry_suite, &ssdstripe_discard_suite,
-		  &ssdstripe_args_suite);
+		  &ssdstripe_args_suite, &ssdstripe_health_suite);
