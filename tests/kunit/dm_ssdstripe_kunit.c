@@ -258,9 +258,9 @@ static const struct ssdstripe_args_case ssdstripe_args_cases[] = {
 	{ "1 8 a 0 2 slow_factor 6", 64, NULL, 1, 8, false, false, 6 },
 	{ "1 8 a 0 5 no_stats slow_factor 9 min_ios 4", 64, NULL, 1, 8, false,
 	  true, 9 },
-	{ "1 8 a 0 12 health_window_ms 500 slow_factor 3 slow_min_latency_us 0 "
-	  "slow_windows 2 recover_windows 5 min_ios 1",
+	{ "1 8 a 0 8 health_window_ms 500 slow_factor 3 slow_windows 2 min_ios 1",
 	  64, NULL, 1, 8, false, false, 3 },
+	{ "1 8 a 0 4 slow_min_latency_us 0 recover_windows 5", 64, NULL, 1, 8 },
 	/* refused */
 	{ "", 64, "Not enough arguments" },
 	{ "1", 64, "Not enough arguments" },
