@@ -1,0 +1,76 @@
+#!/bin/sh
+# Per-member counters count exactly what went to each member: chunk-sized
+# direct writes and reads split evenly, one discard per member, a flush
+# per member; reset_stats zeroes them; thresholds change by message and
+# show in the table; bad messages are refused.
+. /tests/integration/lib.sh
+[ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
+
+d0=$(disk 0) d1=$(disk 1)
+mk_array st "$(stripe_table ssdstripe 65536 8 "$d0" 0 "$d1" 4096)"
+m=/sys/block/$(dm_sysname st)/ssdstripe/members
+val() { cat "$m/$1/$2"; }
+
+# 256 writes of one 4 KiB chunk each: 128 per member.
+must dd if=/dev/urandom of=/dev/mapper/st bs=4k count=256 oflag=direct
+for i in 0 1; do
+	[ "$(val $i write_ios)" = 128 ] || fail "member $i write_ios $(val $i write_ios)"
+	[ "$(val $i write_sectors)" = 1024 ] || fail "member $i write_sectors $(val $i write_sectors)"
+done
+# Large reads are split at chunks: still 128 chunk reads per member.
+must dd if=/dev/mapper/st of=/dev/null bs=256k count=4 iflag=direct
+for i in 0 1; do
+	[ "$(val $i read_ios)" = 128 ] || fail "member $i read_ios $(val $i read_ios)"
+	[ "$(val $i read_sectors)" = 1024 ] || fail "member $i read_sectors $(val $i read_sectors)"
+	[ "$(val $i errors)" = 0 ] || fail "member $i errors"
+	[ "$(val $i inflight)" = 0 ] || fail "member $i inflight $(val $i inflight)"
+	hist=$(awk '{s += $2} END {print s}' "$m/$i/latency_histogram")
+	[ "$hist" = 256 ] || fail "member $i histogram holds $hist completions, want 256"
+done
+
+must /usr/sbin/blkdiscard /dev/mapper/st
+for i in 0 1; do
+	[ "$(val $i discard_ios)" = 1 ] || fail "member $i discard_ios $(val $i discard_ios)"
+	[ "$(val $i discard_sectors)" = 32768 ] || fail "member $i discard_sectors $(val $i discard_sectors)"
+done
+
+# dmsetup status: dm-stripe's letters, then array state and 5 counts each
+# (reads, writes, discards, errors, latency_us).
+# shellcheck disable=SC2046
+set -- $(dmsetup status st)
+[ "$7 $8 $9 ${10}" = "1 AA optimal 5" ] || fail "status: $(dmsetup status st)"
+[ "${11} ${12} ${13} ${14}" = "128 128 1 0" ] ||
+	fail "status counts: $(dmsetup status st)"
+
+# fsync of the array device sends one empty flush to every member.
+must dd if=/dev/zero of=/dev/mapper/st bs=4k count=1 conv=fsync
+for i in 0 1; do
+	[ "$(val $i flush_ios)" -ge 1 ] || fail "member $i saw no flush"
+done
+
+must dmsetup message st 0 reset_stats
+for i in 0 1; do
+	for f in read_ios write_ios discard_ios read_sectors errors; do
+		[ "$(val $i $f)" = 0 ] || fail "member $i $f not reset"
+	done
+done
+
+must dmsetup message st 0 slow_factor 6
+must dmsetup message st 0 min_ios 32
+table=$(dmsetup table st)
+case $table in
+*" 4 slow_factor 6 min_ios 32") ;;
+*) fail "thresholds not in table: $table" ;;
+esac
+# The printed table re-creates the same device.
+must dmsetup create st2 --table "$table"
+[ "$(dmsetup table st2)" = "$table" ] || fail "round trip: $(dmsetup table st2)"
+must dmsetup remove st2
+
+for bad in "slow_factor 1" "slow_factor x" "min_ios" "frobnicate" "reset_stats now"; do
+	# shellcheck disable=SC2086
+	dmsetup message st 0 $bad 2>/dev/null && fail "message '$bad' accepted"
+done
+[ "$(dmsetup table st)" = "$table" ] || fail "refused message changed the table"
+rm_array st
+pass
