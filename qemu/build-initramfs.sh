@@ -1,0 +1,176 @@
+#!/bin/bash
+# Build the busybox initramfs for the dm-ssdstripe QEMU rig.
+#
+#   qemu/build-initramfs.sh --abi ABI --out FILE [--module dm-ssdstripe.ko]
+#
+# ABI is what qemu/fetch-kernel.sh printed; the kernel modules come from the
+# unpacked image in $SSDSTRIPE_CACHE/kernels/ABI.  Userland: busybox-static
+# applets plus real binaries (with their shared libraries from ldd) at their
+# own paths, so /usr/sbin/blkdiscard is util-linux, not busybox.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
+abi='' out='' module=''
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--abi) abi=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--module) module=$2; shift 2 ;;
+	*) echo "usage: $0 --abi ABI --out FILE [--module KO]" >&2; exit 2 ;;
+	esac
+done
+if [ -z "$abi" ] || [ -z "$out" ]; then echo "usage: $0 --abi ABI --out FILE [--module KO]" >&2; exit 2; fi
+
+log() { printf 'build-initramfs: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+kroot="$cache/kernels/$abi"
+[ -d "$kroot/lib/modules/$abi" ] || die "kernel $abi not fetched (run qemu/fetch-kernel.sh)"
+
+# ---- host tools --------------------------------------------------------
+# command -> Debian package
+need_pkgs=
+want() { # want CMD PKG
+	if ! command -v "$1" >/dev/null 2>&1 && [ ! -x "$1" ]; then
+		need_pkgs="$need_pkgs $2"
+	fi
+}
+# busybox must be the static one (the initramfs has no libc for it)
+if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
+	need_pkgs="$need_pkgs busybox-static"
+fi
+want dmsetup dmsetup
+want /usr/sbin/blkdiscard util-linux
+want /usr/sbin/losetup mount
+want /usr/bin/lsblk util-linux
+want mke2fs e2fsprogs
+want mkfs.xfs xfsprogs
+want fio fio
+want mdadm mdadm
+want kmod kmod
+want blktrace blktrace
+want cpio cpio
+want xz xz-utils
+want ldd libc-bin
+if [ -n "$need_pkgs" ]; then
+	log "installing:$need_pkgs"
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need_pkgs >&2 ||
+		{ apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need_pkgs >&2; }
+fi
+busybox=/bin/busybox
+ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not statically linked (install busybox-static)"
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/ssdstripe-initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+# merged /usr layout like Debian 12
+mkdir -p "$root"/usr/bin "$root"/usr/sbin "$root"/usr/lib "$root"/usr/lib64 \
+	"$root"/dev "$root"/proc "$root"/sys "$root"/tmp "$root"/run "$root"/mnt \
+	"$root"/etc "$root"/var/tmp "$root"/root
+ln -s usr/bin "$root/bin"
+ln -s usr/sbin "$root/sbin"
+ln -s usr/lib "$root/lib"
+ln -s usr/lib64 "$root/lib64"
+
+# copy a file (resolving symlinks) to the same path inside the initramfs
+copy_file() {
+	local src=$1 dst
+	dst="$root$(realpath -s "$src" | sed 's|^/bin/|/usr/bin/|; s|^/sbin/|/usr/sbin/|; s|^/lib/|/usr/lib/|; s|^/lib64/|/usr/lib64/|')"
+	[ -e "$dst" ] && return 0
+	mkdir -p "$(dirname "$dst")"
+	cp -L "$src" "$dst"
+}
+
+# copy a binary with its shared libraries and the dynamic loader
+copy_bin() {
+	local b=$1 lib
+	[ -e "$b" ] || { log "warning: $b missing, skipped"; return 0; }
+	copy_file "$b"
+	for lib in $(ldd "$b" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		copy_file "$lib"
+	done
+}
+
+bins="
+/usr/sbin/dmsetup
+/usr/sbin/blkdiscard /usr/sbin/fstrim /usr/bin/lsblk /usr/sbin/blockdev
+/usr/sbin/losetup /usr/sbin/wipefs
+/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/sbin/dumpe2fs /usr/sbin/tune2fs
+/usr/sbin/mkfs.xfs /usr/sbin/xfs_repair /usr/sbin/xfs_io /usr/sbin/xfs_db
+/usr/bin/fio /usr/sbin/mdadm /usr/bin/kmod
+/usr/sbin/blktrace /usr/bin/blkparse
+"
+for b in $bins; do copy_bin "$b"; done
+for l in mkfs.ext4 mkfs.ext3 mkfs.ext2; do ln -sf mke2fs "$root/usr/sbin/$l"; done
+ln -sf e2fsck "$root/usr/sbin/fsck.ext4"
+for l in modprobe insmod rmmod lsmod depmod modinfo; do
+	ln -sf ../bin/kmod "$root/usr/sbin/$l"
+done
+[ -e /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
+# xfsprogs/mdadm want a few config bits; none are required
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
+printf 'root:x:0:\n' >"$root/etc/group"
+: >"$root/etc/fstab"
+ln -s /proc/mounts "$root/etc/mtab"
+
+# busybox: applets only where no real binary sits (real tools win by path)
+cp "$busybox" "$root/usr/bin/busybox"
+for a in $("$busybox" --list); do
+	if [ ! -e "$root/usr/bin/$a" ] && [ ! -e "$root/usr/sbin/$a" ] && [ ! -L "$root/usr/sbin/$a" ]; then
+		ln -s busybox "$root/usr/bin/$a"
+	fi
+done
+
+# ---- kernel modules ----------------------------------------------------
+mroot="$root/usr/lib/modules/$abi"
+mkdir -p "$mroot"
+# modules.dep for the unpacked image (cached) so modprobe can resolve deps
+if [ ! -e "$kroot/lib/modules/$abi/modules.dep" ]; then
+	depmod -b "$kroot" "$abi"
+fi
+mods="nvme nvme-core dm-mod dm-delay dm-flakey null_blk raid0 md-mod ext4 xfs
+virtio_pci virtio_console loop crc32c_generic crc32c-intel libcrc32c crc32_generic"
+for m in $mods; do
+	modprobe -d "$kroot" -S "$abi" --show-depends "$m" 2>/dev/null |
+		awk '$1 == "insmod" {print $2}'
+done | sort -u | while read -r ko; do
+	rel=${ko#"$kroot/lib/modules/$abi/"}
+	mkdir -p "$mroot/$(dirname "$rel")"
+	case "$ko" in
+	*.xz)  xz -dc "$ko" >"$mroot/${rel%.xz}" ;;
+	*.zst) zstd -qdc "$ko" >"$mroot/${rel%.zst}" ;;
+	*.gz)  gzip -dc "$ko" >"$mroot/${rel%.gz}" ;;
+	*)     cp "$ko" "$mroot/$rel" ;;
+	esac
+done
+cp "$kroot/lib/modules/$abi/modules.builtin" "$kroot/lib/modules/$abi/modules.order" "$mroot/"
+[ -e "$kroot/lib/modules/$abi/modules.builtin.modinfo" ] &&
+	cp "$kroot/lib/modules/$abi/modules.builtin.modinfo" "$mroot/"
+if [ -n "$module" ]; then
+	[ -e "$module" ] || die "module $module not found"
+	mkdir -p "$mroot/extra"
+	cp "$module" "$mroot/extra/"
+	log "including $(basename "$module")"
+else
+	log "no dm-ssdstripe module given: guest tests will use the kernel's striped target"
+	echo striped >"$root/etc/ssdstripe-target"
+fi
+depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
+[ -e "$mroot/modules.dep" ] || die "depmod failed"
+
+# ---- tests and init ----------------------------------------------------
+mkdir -p "$root/tests"
+cp -r "$repo/tests/integration" "$root/tests/"
+cp "$here/demo.sh" "$root/demo.sh" 2>/dev/null || true
+cp "$here/init" "$root/init"
+chmod +x "$root/init" "$root"/tests/integration/*.sh
+echo "$abi" >"$root/etc/kernel-abi"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"
+log "wrote $out ($(du -h "$out" | cut -f1))"

@@ -1,0 +1,217 @@
+#!/bin/bash
+# Boot a Debian kernel in QEMU (TCG) with emulated NVMe SSDs and run the
+# dm-ssdstripe integration tests (or the demo) inside it.
+#
+#   qemu/run.sh [--kernel 6.12|6.1] [--tests all|001,004] [--demo] [--shell]
+#               [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
+#               [--module KO] [--no-module] [--log FILE] [--mem MB]
+#
+# Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
+# against the matching headers (in a copy of the tree under the cache), build
+# the initramfs, create sparse raw images, boot, collect RESULT lines, check the
+# console for BUG/WARNING/oops/hung tasks.  Exit 0 only if everything passed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
+
+series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout=900 target=
+module='' no_module='' logfile='' mem=1024
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) series=$2; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	--demo) mode=demo; shift ;;
+	--shell) mode=shell; shift ;;
+	--disks) disks=$2; shift 2 ;;
+	--disk-size) disk_size=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--target) target=$2; shift 2 ;;
+	--module) module=$2; shift 2 ;;
+	--no-module) no_module=1; shift ;;
+	--log) logfile=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+	*) echo "unknown option $1" >&2; exit 2 ;;
+	esac
+done
+
+log() { printf 'run: %s\n' "$*" >&2; }
+# failures before the guest ran still end with the summary line make check reads
+die() { log "error: $*"; [ "$mode" = tests ] && echo "0 passed, 1 failed"; exit 1; }
+
+# one guest at a time on this machine (shared cores, shared cache)
+mkdir -p "$cache"
+exec 9>"$cache/qemu.lock"
+if ! flock -n 9; then
+	log "another run holds $cache/qemu.lock; waiting"
+	flock 9
+fi
+
+command -v qemu-system-x86_64 >/dev/null ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-system-x86 >&2
+
+abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
+kroot="$cache/kernels/$abi"
+work="$cache/run/$abi"
+mkdir -p "$work"
+
+# ---- module --------------------------------------------------------------
+if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
+	if [ -d "$repo/dm-ssdstripe" ] && [ -e "$repo/Makefile" ]; then
+		kdir="/usr/src/linux-headers-$abi"
+		bdir="$cache/build/$abi"
+		log "building dm-ssdstripe.ko against $kdir (in $bdir)"
+		if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends make gcc >&2
+		fi
+		rm -rf "$bdir"
+		mkdir -p "$bdir"
+		tar -C "$repo" --exclude=.git -cf - . | tar -C "$bdir" -xf -
+		(cd "$bdir" && { make KDIR="$kdir" clean >/dev/null 2>&1 || true; } &&
+		 make KDIR="$kdir" >"$work/module-build.log" 2>&1) ||
+			{ tail -n 30 "$work/module-build.log" >&2; die "module build failed (log: $work/module-build.log)"; }
+		module="$bdir/dm-ssdstripe/dm-ssdstripe.ko"
+		[ -e "$module" ] || module=$(find "$bdir" -name dm-ssdstripe.ko | head -n 1)
+		[ -n "$module" ] || die "build produced no dm-ssdstripe.ko"
+	else
+		log "no dm-ssdstripe sources in $repo: testing the kernel's striped target instead"
+		target=striped
+	fi
+fi
+[ -n "$no_module" ] && [ -z "$target" ] && target=striped
+
+initrd="$work/initramfs.cpio.gz"
+"$here/build-initramfs.sh" --abi "$abi" --out "$initrd" ${module:+--module "$module"} ||
+	die "initramfs build failed"
+
+# ---- disks ---------------------------------------------------------------
+drive_args=()
+images=()
+for ((i = 0; i < disks; i++)); do
+	img="$work/ssd$i.img"
+	rm -f "$img"
+	truncate -s "$disk_size" "$img"
+	images+=("$img")
+	drive_args+=(-drive "if=none,id=d$i,file=$img,format=raw,discard=unmap,cache=writeback"
+		-device "nvme,serial=ssd$i,drive=d$i")
+done
+
+# ---- host measurement channel ---------------------------------------------
+# virtio-serial port org.ssdstripe.measure backed by a FIFO pair; the guest
+# writes "measure <seq>" and we answer "<seq> <blocks of ssd0> <blocks of ssd1>..."
+fifo="$work/measure"
+rm -f "$fifo.in" "$fifo.out"
+mkfifo "$fifo.in" "$fifo.out"
+measure_server() {
+	local cmd seq ans img
+	exec 3<"$fifo.out" 4>"$fifo.in"
+	while IFS=' ' read -r cmd seq <&3; do
+		cmd=${cmd//$'\r'/}
+		case "$cmd" in
+		measure)
+			ans=$seq
+			for img in "${images[@]}"; do ans="$ans $(stat -c %b "$img")"; done ;;
+		fsblock) ans="$seq $(stat -f -c %S "$work")" ;;
+		*) ans="$seq error unknown command" ;;
+		esac
+		printf '%s\n' "$ans" >&4
+	done
+}
+
+[ -n "$logfile" ] || logfile="$work/console-$mode.log"
+: >"$logfile"
+cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
+cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests ssddisks=$disks"
+[ -n "$target" ] && cmdline+=" ssdtarget=$target"
+
+# shellcheck disable=SC2054  # commas belong to QEMU option values
+qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
+	-nographic -no-reboot -nic none
+	-kernel "$kroot/boot/vmlinuz-$abi" -initrd "$initrd" -append "$cmdline"
+	-device virtio-serial-pci,id=vser
+	-chardev "pipe,id=meas,path=$fifo"
+	-device "virtserialport,bus=vser.0,chardev=meas,name=org.ssdstripe.measure"
+	"${drive_args[@]}")
+
+log "kernel $abi, $disks NVMe x $disk_size, mode $mode, tests $tests, target ${target:-ssdstripe}"
+log "console log: $logfile"
+start=$(date +%s)
+measure_server &
+mpid=$!
+if [ "$mode" = shell ]; then
+	"${qemu[@]}" | tee "$logfile"
+	rc=0
+else
+	set +e
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$logfile" 2>&1 &
+	qpid=$!
+	# live progress
+	if [ "$mode" = demo ]; then
+		tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
+			sed -u -n 's/\r$//; s/^DEMO //p' &
+	else
+		tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
+			grep --line-buffered -E '^(RESULT|=== RUN|ssdstripe-guest:)|^  ' &
+	fi
+	tpid=$!
+	wait "$qpid"
+	rc=$?
+	sleep 0.5
+	kill "$tpid" 2>/dev/null
+	wait "$tpid" 2>/dev/null
+	set -e
+fi
+kill "$mpid" 2>/dev/null || true
+wait "$mpid" 2>/dev/null || true
+end=$(date +%s)
+elapsed=$((end - start))
+[ "$mode" = shell ] && exit 0
+
+# ---- verdict ---------------------------------------------------------------
+failed=0
+tr -d '\r' <"$logfile" >"$logfile.clean"
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	log "TIMEOUT: guest killed after ${timeout}s"
+	failed=1
+elif [ "$rc" != 0 ]; then
+	log "qemu exited with status $rc"
+	failed=1
+fi
+if ! grep -q '^ssdstripe-guest: done' "$logfile.clean"; then
+	log "guest did not finish its run"
+	failed=1
+fi
+bad_re='BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN|Kernel panic|UBSAN'
+# the kernel echoes its command line (hung_task_panic=...): not a finding
+if grep -E "$bad_re" "$logfile.clean" | grep -v -E 'Command line:|command line:' >"$work/console-bad.txt"; then
+	log "console check FAILED:"
+	head -n 20 "$work/console-bad.txt" >&2
+	failed=1
+fi
+
+if [ "$mode" = tests ]; then
+	echo
+	echo "=== dm-ssdstripe integration tests on $abi (target ${target:-ssdstripe}), ${elapsed}s ==="
+	grep '^RESULT ' "$logfile.clean" | sed 's/^RESULT //' || true
+	npass=$(grep -c '^RESULT [^ ]* PASS' "$logfile.clean" || true)
+	nfail=$(grep -c '^RESULT [^ ]* FAIL' "$logfile.clean" || true)
+	nskip=$(grep -c '^RESULT [^ ]* SKIP' "$logfile.clean" || true)
+	[ "$nskip" -gt 0 ] && echo "$nskip skipped"
+	if [ "$npass" = 0 ] && [ "$nfail" = 0 ]; then
+		log "no test results in the console log"
+		failed=1
+	fi
+	# a broken run (timeout, console finding, guest died) counts as one more failure
+	if [ "$failed" != 0 ]; then
+		echo "run failed (timeout, console check or unfinished guest), see $logfile"
+		nfail=$((nfail + 1))
+	fi
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" = 0 ] && [ "$failed" = 0 ]
+	exit $?
+else
+	echo "demo finished in ${elapsed}s (console log $logfile)"
+	exit "$failed"
+fi

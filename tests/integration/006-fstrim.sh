@@ -1,0 +1,38 @@
+#!/bin/sh
+# TRIM reaches every SSD: files on ext4 (mounted without discard) are written
+# and deleted, then util-linux fstrim: every member's backing image on the host
+# frees its share of the deleted space.
+. /tests/integration/lib.sh
+m=4 chunk=128
+reset_disks
+args='' i=0
+while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8))"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+mk_array t006 "$(stripe_table "$TARGET" $((m * 128 * 2048)) $chunk $args)"
+must mkfs.ext4 -q -F -E nodiscard /dev/mapper/t006
+mkdir -p /mnt/t006
+must mount -t ext4 -o nodiscard /dev/mapper/t006 /mnt/t006
+pat=$(pattern_file 8)
+mb=0
+while [ $mb -lt 160 ]; do dd if="$pat" of=/mnt/t006/f.$mb bs=1M count=8 2>/dev/null; mb=$((mb + 8)); done
+sync
+b1=$(host_blocks) || fail "host measurement failed"
+rm -f /mnt/t006/f.*
+sync
+b2=$(host_blocks)
+/sbin/fstrim -v /mnt/t006 || fail "fstrim failed"
+b3=$(host_blocks)
+log "host blocks after write: $b1 | after rm: $b2 | after fstrim: $b3"
+freed=$(vec_sub "$b1" "$b3")
+log "freed per SSD (512B blocks): $freed (deleted $mb MiB, share $((mb * 2048 / m)) each)"
+share=$((mb * 2048 / m))
+i=0
+for f in $freed; do
+	[ $i -lt $m ] || break
+	[ "$f" -ge $((share * 9 / 10)) ] || fail "ssd$i freed only $f of $share blocks"
+	i=$((i + 1))
+done
+[ "$(vec_sub "$b1" "$b2")" = "$(vec_sub "$b1" "$b1")" ] || log "note: space freed before fstrim: $(vec_sub "$b1" "$b2")"
+umount /mnt/t006
+rm_array t006
+pass "freed $freed blocks"

@@ -1,0 +1,32 @@
+#!/bin/sh
+# util-linux blkdiscard of the whole array frees nearly everything on every member.
+. /tests/integration/lib.sh
+m=4 chunk=384
+reset_disks
+args='' i=0
+while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8))"; i=$((i + 1)); done
+per=$((384 * 640))  # 120 MiB per member
+# shellcheck disable=SC2086
+mk_array t007 "$(stripe_table "$TARGET" $((m * per)) $chunk $args)"
+pat=$(pattern_file 8)
+i=0
+while [ $i -lt 12 ]; do dd if="$pat" of=/dev/mapper/t007 bs=1M count=8 seek=$((i * 8)) 2>/dev/null; i=$((i + 1)); done
+sync
+b1=$(host_blocks) || fail "host measurement failed"
+/usr/sbin/blkdiscard /dev/mapper/t007 || fail "blkdiscard failed"
+b2=$(host_blocks)
+log "host blocks before: $b1 after: $b2"
+i=0
+for b in $b1; do
+	[ $i -lt $m ] || break
+	[ "$b" -ge $((96 * 2048 * 9 / 10 / m)) ] || fail "ssd$i had only $b blocks allocated before discard"
+	i=$((i + 1))
+done
+i=0
+for b in $b2; do
+	[ $i -lt $m ] || break
+	[ "$b" -le 64 ] || fail "ssd$i still has $b blocks allocated after whole-array blkdiscard"
+	i=$((i + 1))
+done
+rm_array t007
+pass "all members freed: $b1 -> $b2"

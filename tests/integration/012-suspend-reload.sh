@@ -1,0 +1,39 @@
+#!/bin/sh
+# suspend / reload / resume cycles while fio writes and verifies: no I/O
+# errors, and a full verify pass afterwards is clean.
+. /tests/integration/lib.sh
+m=4 chunk=64
+args='' i=0
+while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8 + 4096))"; i=$((i + 1)); done
+len=$((m * 32 * 2048))
+# shellcheck disable=SC2086
+table=$(stripe_table "$TARGET" $len $chunk $args)
+mk_array t012 "$table"
+job="--name=srr --filename=/dev/mapper/t012 --direct=1 --ioengine=libaio --iodepth=16
+ --rw=randwrite --bssplit=4k/40:16k/20:64k/20:256k/20 --blockalign=512 --size=$((len * 512))
+ --verify=crc32c --verify_fatal=1 --randseed=1234"
+# shellcheck disable=SC2086
+fio $job --do_verify=1 --verify_backlog=16 --output=/tmp/fio012.out >/dev/null 2>&1 &
+fpid=$!
+cycles=0
+sleep 1
+while kill -0 $fpid 2>/dev/null; do
+	dmsetup suspend t012 || fail "suspend failed"
+	dmsetup reload t012 --table "$table" || fail "reload failed"
+	dmsetup resume t012 || fail "resume failed"
+	# reload while live, resume swaps
+	dmsetup reload t012 --table "$table" || fail "live reload failed"
+	dmsetup resume t012 || fail "resume (swap) failed"
+	cycles=$((cycles + 1))
+	sleep 0.3
+done
+wait $fpid
+rc=$?
+[ $rc = 0 ] || { tail -n 20 /tmp/fio012.out; fail "fio failed (rc $rc) during $cycles suspend/reload cycles"; }
+grep -q 'err= *[1-9]' /tmp/fio012.out && fail "fio reported errors"
+[ $cycles -ge 3 ] || fail "only $cycles cycles happened while fio ran"
+# shellcheck disable=SC2086
+fio $job --verify_only --output=/tmp/fio012v.out >/dev/null 2>&1 || { tail -n 20 /tmp/fio012v.out; fail "verify pass failed"; }
+dmesg_since "begin 012-suspend-reload" | grep -iE 'I/O error|critical' && fail "I/O errors in dmesg"
+rm_array t012
+pass "$cycles cycles"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Guest-side test runner: runs /tests/integration/NNN-*.sh and prints one
+#   RESULT <name> PASS|FAIL|SKIP <reason>
+# line per test.  Argument: "all" or a comma list of name prefixes.
+. /tests/integration/lib.sh
+sel=${1:-all}
+dir=$(dirname "$0")
+per_test_timeout=${SSD_TEST_TIMEOUT:-300}
+
+selected() {
+	[ "$sel" = all ] && return 0
+	for p in $(echo "$sel" | tr ',' ' '); do
+		case "$1" in "$p"*) return 0 ;; esac
+	done
+	return 1
+}
+
+for t in "$dir"/[0-9][0-9][0-9]-*.sh; do
+	name=$(basename "$t" .sh)
+	selected "$name" || continue
+	echo "=== RUN $name"
+	export SSD_REASON_FILE="/tmp/reason.$name"
+	rm -f "$SSD_REASON_FILE"
+	kmsg_mark "begin $name"
+	t0=$(date +%s)
+	timeout "$per_test_timeout" sh "$t"
+	rc=$?
+	t1=$(date +%s)
+	reason=$(head -n 1 "$SSD_REASON_FILE" 2>/dev/null)
+	case $rc in
+	0) st=PASS ;;
+	77) st=SKIP ;;
+	124|143) st=FAIL; reason="timeout after ${per_test_timeout}s ${reason}" ;;
+	*) st=FAIL; [ -n "$reason" ] || reason="exit status $rc" ;;
+	esac
+	cleanup_all
+	left=$(dmsetup ls 2>/dev/null | grep -v '^No devices found')
+	[ -n "$left" ] && echo "  warning: devices left after cleanup: $left"
+	echo "RESULT $name $st ${reason:+$reason }($((t1 - t0))s)"
+done
