@@ -95,7 +95,8 @@ for ((i = 0; i < disks; i++)); do
 	truncate -s "$disk_size" "$img"
 	images+=("$img")
 	drive_args+=(-drive "if=none,id=d$i,file=$img,format=raw,discard=unmap,cache=writeback"
-		-device "nvme,serial=ssd$i,drive=d$i")
+		-device "pcie-root-port,id=rp$i,bus=pcie.0,chassis=$((i + 1)),slot=$((i + 1))"
+		-device "nvme,id=nvme$i,bus=rp$i,serial=ssd$i,drive=d$i")
 done
 
 # ---- host measurement channel ---------------------------------------------
@@ -104,6 +105,21 @@ done
 fifo="$work/measure"
 rm -f "$fifo.in" "$fifo.out"
 mkfifo "$fifo.in" "$fifo.out"
+monitor=$work/monitor.sock
+# One human-monitor command to QEMU; prints its answer on one line.
+monitor_cmd() {
+	python3 - "$monitor" "$1" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+time.sleep(0.3)
+s.recv(65536)
+s.sendall((sys.argv[2] + "\n").encode())
+time.sleep(0.5)
+out = s.recv(65536).decode(errors="replace")
+print(" ".join(l.strip() for l in out.splitlines()[1:] if l.strip() != "(qemu)") or "ok")
+PY
+}
 measure_server() {
 	local cmd seq ans img
 	exec 3<"$fifo.out" 4>"$fifo.in"
@@ -114,6 +130,9 @@ measure_server() {
 			ans=$seq
 			for img in "${images[@]}"; do ans="$ans $(stat -c %b "$img")"; done ;;
 		fsblock) ans="$seq $(stat -f -c %S "$work")" ;;
+		unplug[0-9]*)
+			# Surprise for the guest: pull SSD K out of its PCIe slot.
+			ans="$seq $(monitor_cmd "device_del nvme${cmd#unplug}")" ;;
 		*) ans="$seq error unknown command" ;;
 		esac
 		printf '%s\n' "$ans" >&4
@@ -130,6 +149,7 @@ cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests ssddisks=$disks"
 qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kroot/boot/vmlinuz-$abi" -initrd "$initrd" -append "$cmdline"
+	-monitor "unix:$monitor,server=on,wait=off"
 	-device virtio-serial-pci,id=vser
 	-chardev "pipe,id=meas,path=$fifo"
 	-device "virtserialport,bus=vser.0,chardev=meas,name=org.ssdstripe.measure"

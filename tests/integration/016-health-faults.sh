@@ -57,7 +57,7 @@ done
 [ "$(cat "$top/members/2/read_errors")" -gt 0 ] || fail "no read errors on member 2"
 [ "$(cat "$top/members/2/write_errors")" -gt 0 ] || fail "no write errors on member 2"
 
-letters=$(dmsetup status hf | awk '{print $8}')
+letters=$(dmsetup status hf | awk '{print $(6 + $4)}')
 case $letters in AS[ED]A) ;; *) fail "status letters $letters" ;; esac
 
 kill -0 "$wait_pid" 2>/dev/null && fail "dmsetup wait did not wake"

@@ -158,6 +158,9 @@ host_blocks() { _host_query measure; }
 host_blocks_of() { host_blocks | awk -v k="$1" '{print $(k + 1)}'; }
 # host file system block size in bytes (granularity of freed space)
 host_fs_block() { _host_query fsblock; }
+# host_unplug K: QEMU pulls SSD K (serial ssdK) out of its PCIe slot, as a
+# surprise removal; the disk is gone for the rest of this boot.
+host_unplug() { _host_query "unplug$1"; }
 
 # ---- misc --------------------------------------------------------------
 # random data file shared by tests (tmpfs), deterministic per size

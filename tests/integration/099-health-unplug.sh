@@ -1,0 +1,47 @@
+#!/bin/sh
+# A member that disappears under load: hot-unplug one NVMe SSD through the
+# QEMU monitor while fio runs.  Every I/O completes (no hang), the errors
+# reach fio, health names the member failed and the array failed, the
+# other members stay ok, and removal and module unload succeed.
+# Runs last: the SSD stays gone for the rest of the boot.
+. /tests/integration/lib.sh
+[ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
+
+S=131072
+d0=$(disk 0) d1=$(disk 1) d2=$(disk 2) d3=$(disk 3)
+victim=$(sysname "$d3")
+mk_array hu "$(stripe_table ssdstripe $((4 * S)) 128 "$d0" 0 "$d1" 0 "$d2" 0 "$d3" 0)"
+top=/sys/block/$(dm_sysname hu)/ssdstripe
+
+fio --name=mixed --filename=/dev/mapper/hu --direct=1 --ioengine=libaio \
+	--iodepth=8 --rw=randrw --bs=4k --time_based --runtime=20 \
+	--continue_on_error=all --output=/tmp/fio-unplug.txt >/dev/null 2>&1 &
+fio_pid=$!
+sleep 3
+log "unplugging ssd3 ($victim): $(host_unplug 3)"
+
+i=0
+while [ "$(cat "$top/members/3/state")" != failed ]; do
+	i=$((i + 1))
+	[ $i -gt 30 ] && fail "member 3 not failed 30 s after unplug: $(cat "$top/members/3/state")"
+	sleep 1
+done
+log "member 3 failed after ${i}s; $victim present: $([ -e "/sys/block/$victim" ] && echo yes || echo no)"
+[ "$(cat "$top/state")" = failed ] || fail "array state $(cat "$top/state")"
+for m in 0 1 2; do
+	[ "$(cat "$top/members/$m/state")" = ok ] ||
+		fail "member $m is $(cat "$top/members/$m/state")"
+	[ "$(cat "$top/members/$m/errors")" = 0 ] || fail "errors counted on member $m"
+done
+letters=$(dmsetup status hu | awk '{print $(6 + $4)}')
+[ "$letters" = AAAD ] || fail "status letters $letters"
+
+# fio must finish on its own: every bio to the missing SSD completed.
+wait "$fio_pid"
+grep -qE 'err= *[1-9]|error' /tmp/fio-unplug.txt ||
+	fail "fio saw no I/O error: $(grep -m1 'err=' /tmp/fio-unplug.txt)"
+[ "$(cat "$top/members/3/errors")" -gt 0 ] || fail "no errors counted on member 3"
+
+rm_array hu
+must rmmod dm_ssdstripe
+pass "member failed after ${i}s, I/O errors reached fio"
