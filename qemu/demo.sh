@@ -88,6 +88,22 @@ fio --name=demo --filename=/dev/mapper/demo --direct=1 --ioengine=libaio --iodep
 fio --name=demo --filename=/dev/mapper/demo --direct=1 --ioengine=libaio --iodepth=4 \
 	--rw=write --bs=1m --size=256M --runtime=5 --time_based --output-format=terse \
 	--terse-version=3 2>/dev/null | awk -F';' '{printf "DEMO    1 MiB sequential write: %.1f MiB/s\n", $48 / 1024}'
+if [ "$TARGET" = ssdstripe ]; then
+	top=/sys/block/$(sysname /dev/mapper/demo)/ssdstripe
+	say ""
+	say "7. Per-SSD health and statistics: $top (array: $(cat "$top/state"))"
+	say "$(printf '  %-6s %-9s %-8s %10s %10s %12s %7s %11s' member device state reads writes \
+		'discard MiB' errors latency_us)"
+	for m in "$top"/members/*; do
+		say "$(printf '  %-6s %-9s %-8s %10s %10s %12s %7s %11s' "${m##*/}" \
+			"$(basename "$(readlink -f "$m/block")")" "$(cat "$m/state")" \
+			"$(cat "$m/read_ios")" "$(cat "$m/write_ios")" \
+			"$(($(cat "$m/discard_sectors") / 2048))" "$(cat "$m/errors")" \
+			"$(cat "$m/latency_us")")"
+	done
+	say "   dmsetup status demo:"
+	say "   $(dmsetup status demo)"
+fi
 dmsetup remove demo
 say ""
 say "Done."
