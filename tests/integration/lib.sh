@@ -162,6 +162,42 @@ host_fs_block() { _host_query fsblock; }
 # surprise removal; the disk is gone for the rest of this boot.
 host_unplug() { _host_query "unplug$1"; }
 
+# ---- file systems ------------------------------------------------------
+# fs_fill_check FSTYPE NAME CHECK_CMD...: /dev/mapper/NAME, already made
+# with FSTYPE, is mounted on /mnt/NAME, filled with 200 small files of odd
+# sizes and then 8 MiB files until full, checked read-only with CHECK_CMD
+# (e.g. e2fsck -fn), and every file read back.  Prints the big file count.
+fs_fill_check() {
+	_fs=$1 _n=$2
+	shift 2
+	_mnt=/mnt/$_n
+	mkdir -p "$_mnt"
+	must mount -t "$_fs" "/dev/mapper/$_n" "$_mnt"
+	_pat=$(pattern_file 8)
+	_i=0
+	while [ $_i -lt 200 ]; do
+		dd if="$_pat" of="$_mnt/small.$_i" bs=1 count=$((_i * 37 + 1)) skip=$_i 2>/dev/null
+		_i=$((_i + 1))
+	done
+	_i=0
+	while dd if="$_pat" of="$_mnt/big.$_i" bs=1M count=8 2>/dev/null; do _i=$((_i + 1)); done
+	_avail=$(df -k "$_mnt" | awk 'NR == 2 {print $4}')
+	[ "$_avail" -lt 8192 ] || fail "file system not filled ($_avail KiB left)"
+	sync
+	umount "$_mnt"
+	must "$@" "/dev/mapper/$_n"
+	must mount -t "$_fs" -o ro "/dev/mapper/$_n" "$_mnt"
+	_want=$(md5sum <"$_pat" | cut -d' ' -f1)
+	_j=0
+	while [ $_j -lt $((_i - 1)) ]; do
+		[ "$(md5sum <"$_mnt/big.$_j" | cut -d' ' -f1)" = "$_want" ] || fail "big.$_j corrupted"
+		_j=$((_j + 1))
+	done
+	[ "$(wc -c <"$_mnt/small.199")" = $((199 * 37 + 1)) ] || fail "small.199 wrong size"
+	umount "$_mnt"
+	echo "$_i"
+}
+
 # ---- misc --------------------------------------------------------------
 # random data file shared by tests (tmpfs), deterministic per size
 pattern_file() { # SIZE_MB -> path
