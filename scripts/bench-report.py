@@ -207,8 +207,7 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("bench-report: no matplotlib, no plot", file=sys.stderr)
-        return
+        sys.exit("bench-report: no matplotlib (Debian: python3-matplotlib), no plot")
     fig, axes = plt.subplots(1, 4, figsize=(18, 4.2))
     for ax, wl, unit in zip(axes[:3], ["sr1m", "sw1m", "rr4k_qd32"],
                             ["MB/s", "MB/s", "IOPS"]):
