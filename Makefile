@@ -7,13 +7,14 @@
 #   make demo           boot 4 emulated NVMe SSDs in QEMU and show it working
 #   make check          every test: lint, KUnit (UML), QEMU integration suite
 #   make lint           checkpatch --strict, W=1 and sparse (C=2) builds
+#   make bench          ssdstripe vs striped vs md raid0 in one guest run
 #   make clean
 
 ifeq ($(KBUILD_MODULES),)
 
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir)
 
-.PHONY: all module clean demo check lint kunit integration
+.PHONY: all module clean demo check lint kunit integration bench
 
 all: module
 
@@ -37,6 +38,9 @@ kunit:
 
 integration:
 	bash $(CURDIR)/scripts/check-integration.sh
+
+bench:
+	bash $(CURDIR)/scripts/bench
 
 else
 include $(src)/Kbuild

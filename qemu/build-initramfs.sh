@@ -133,7 +133,8 @@ if [ ! -e "$kroot/lib/modules/$abi/modules.dep" ]; then
 	depmod -b "$kroot" "$abi"
 fi
 mods="nvme nvme-core dm-mod dm-delay dm-flakey null_blk raid0 md-mod ext4 xfs
-virtio_pci virtio_console loop crc32c_generic crc32c-intel libcrc32c crc32_generic"
+virtio_pci virtio_console loop crc32c_generic crc32c-intel libcrc32c crc32_generic
+scsi_debug sd_mod"
 for m in $mods; do
 	modprobe -d "$kroot" -S "$abi" --show-depends "$m" 2>/dev/null |
 		awk '$1 == "insmod" {print $2}'
@@ -165,6 +166,7 @@ depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 # ---- tests and init ----------------------------------------------------
 mkdir -p "$root/tests"
 cp -r "$repo/tests/integration" "$root/tests/"
+[ -d "$repo/tests/bench" ] && cp -r "$repo/tests/bench" "$root/tests/"
 cp "$here/demo.sh" "$root/demo.sh" 2>/dev/null || true
 cp "$here/init" "$root/init"
 chmod +x "$root/init" "$root"/tests/integration/*.sh

@@ -16,13 +16,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
-series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout=900 target=
+series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout=900 target='' bench=full
 module='' no_module='' logfile='' mem=1024
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--demo) mode=demo; shift ;;
+	--bench) mode=bench; bench=${2:-full}; shift 2 ;;
 	--shell) mode=shell; shift ;;
 	--disks) disks=$2; shift 2 ;;
 	--disk-size) disk_size=$2; shift 2 ;;
@@ -142,7 +143,7 @@ measure_server() {
 [ -n "$logfile" ] || logfile="$work/console-$mode.log"
 : >"$logfile"
 cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
-cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests ssddisks=$disks"
+cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests ssddisks=$disks ssdbench=$bench"
 [ -n "$target" ] && cmdline+=" ssdtarget=$target"
 
 # shellcheck disable=SC2054  # commas belong to QEMU option values
@@ -173,7 +174,7 @@ else
 			sed -u -n 's/\r$//; s/^DEMO //p' &
 	else
 		tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
-			grep --line-buffered -E '^(RESULT|=== RUN|ssdstripe-guest:)|^  ' &
+			grep --line-buffered -E '^(RESULT|=== RUN|ssdstripe-guest:|BENCH-PROGRESS)|^  ' &
 	fi
 	tpid=$!
 	wait "$qpid"
@@ -232,6 +233,10 @@ if [ "$mode" = tests ]; then
 	[ "$nfail" = 0 ] && [ "$failed" = 0 ]
 	exit $?
 else
-	echo "demo finished in ${elapsed}s (console log $logfile)"
+	echo "$mode finished in ${elapsed}s (console log $logfile)"
+	if [ "$mode" = bench ] && ! grep -q '^BENCH-DONE' "$logfile.clean"; then
+		log "the benchmark did not finish"
+		failed=1
+	fi
 	exit "$failed"
 fi

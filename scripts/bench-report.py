@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Turn the BENCH lines of one benchmark guest run into results.
+
+Usage: bench-report.py CONSOLE_LOG OUT_DIR [--command CMD]
+
+Writes OUT_DIR/results.json (every measurement and the medians),
+OUT_DIR/results.md (tables: medians and ratios against the kernel's
+striped target measured in the same run) and OUT_DIR/bench.png (throughput
+against members per target; CPU per I/O bars).
+"""
+
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def parse(path):
+    runs = []
+    errors = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip().replace("\r", "")
+            if line.startswith("BENCH-ERROR"):
+                errors.append(line[len("BENCH-ERROR"):].strip())
+            if not line.startswith("BENCH "):
+                continue
+            rec = {}
+            for kv in line[len("BENCH "):].split():
+                k, _, v = kv.partition("=")
+                try:
+                    rec[k] = float(v) if "." in v else int(v)
+                except ValueError:
+                    rec[k] = v
+            runs.append(rec)
+    return runs, errors
+
+
+def medians(runs, keys, fields):
+    groups = defaultdict(list)
+    for r in runs:
+        groups[tuple(r.get(k) for k in keys)].append(r)
+    out = {}
+    for key, rs in groups.items():
+        out[key] = {f: statistics.median(r[f] for r in rs) for f in fields
+                    if all(f in r for r in rs)}
+        out[key]["reps"] = len(rs)
+        # spread of the main figure, to judge noise
+        main = [r.get("iops", r.get("secs", 0)) for r in rs]
+        if len(main) > 1 and statistics.median(main):
+            out[key]["spread_pct"] = round(
+                100 * (max(main) - min(main)) / statistics.median(main), 1)
+    return out
+
+
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
+def fmt(x, nd=2):
+    return "n/a" if x != x else f"{x:.{nd}f}"
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    log, out = sys.argv[1], sys.argv[2]
+    command = sys.argv[sys.argv.index("--command") + 1] \
+        if "--command" in sys.argv else "scripts/bench"
+    runs, errors = parse(log)
+    perf = [r for r in runs if r.get("section") in ("plain", "ssd")]
+    disc = [r for r in runs if r.get("section") == "discard"]
+    if not perf:
+        sys.exit("bench-report: no BENCH lines in " + log)
+
+    fields = ["iops", "bw_kib", "p50_us", "p99_us", "cpu_us_per_io"]
+    med = medians(perf, ["section", "target", "members", "workload"], fields)
+    dmed = medians(disc, ["members_kind", "target"], ["secs"])
+    md = []
+    md.append("Every figure is the median of %d runs in one guest; ratios are "
+              "against the kernel's `striped` target in the same run "
+              "(> 1 is better for IOPS and MB/s, < 1 is better for latency "
+              "and CPU)." % max(v["reps"] for v in med.values()))
+    md.append("")
+
+    # plain members
+    md.append("### Plain null_blk members (4), per-I/O cost dominates")
+    md.append("")
+    md.append("| workload | target | IOPS | MB/s | p50 µs | p99 µs | CPU µs/IO "
+              "| IOPS × striped | p99 × striped | CPU × striped | spread % |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    workloads = ["rr4k_qd1", "rr4k_qd32", "rw4k_qd1", "rw4k_qd32",
+                 "sr128k", "sw128k", "sr1m", "sw1m"]
+    targets = ["ssdstripe", "ssdstripe_nostats", "striped", "md_raid0",
+               "linear", "single"]
+    summary = {}
+    for wl in workloads:
+        base = med.get(("plain", "striped", 4, wl))
+        if not base:
+            continue
+        for t in targets:
+            m = med.get(("plain", t, 4, wl))
+            if not m:
+                continue
+            r_iops = ratio(m["iops"], base["iops"])
+            summary[f"plain/{wl}/{t}"] = r_iops
+            md.append(
+                f"| {wl} | {t} | {m['iops']:.0f} | {m['bw_kib'] / 1024:.1f} "
+                f"| {m['p50_us']:.0f} | {m['p99_us']:.0f} "
+                f"| {m['cpu_us_per_io']:.1f} | {fmt(r_iops)} "
+                f"| {fmt(ratio(m['p99_us'], base['p99_us']))} "
+                f"| {fmt(ratio(m['cpu_us_per_io'], base['cpu_us_per_io']))} "
+                f"| {m.get('spread_pct', 0)} |")
+    md.append("")
+
+    # SSD-like members: scaling
+    md.append("### SSD-like members (20 MiB/s, 4 ms, 2 in flight each): scaling")
+    md.append("")
+    md.append("| workload | target | N=1 | N=2 | N=4 | N=8 | scaling at 8 "
+              "(× N=1) | × striped at 8 |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    scaling = {}
+    for wl in ["sr1m", "sw1m", "rr4k_qd32", "rr4k_qd1"]:
+        unit = "MB/s" if wl.startswith("s") else "IOPS"
+        for t in ["ssdstripe", "striped", "md_raid0"]:
+            vals = []
+            for n in (1, 2, 4, 8):
+                m = med.get(("ssd", t, n, wl))
+                v = (m["bw_kib"] / 1024 if unit == "MB/s" else m["iops"]) \
+                    if m else float("nan")
+                vals.append(v)
+            b8 = med.get(("ssd", "striped", 8, wl))
+            m8 = med.get(("ssd", t, 8, wl))
+            sc = ratio(vals[3], vals[0])
+            scaling[f"{wl}/{t}"] = sc
+            md.append(f"| {wl} ({unit}) | {t} | " +
+                      " | ".join(fmt(v, 1) for v in vals) +
+                      f" | {fmt(sc)} | "
+                      f"{fmt(ratio(m8['iops'], b8['iops'])) if m8 and b8 else 'n/a'} |")
+    md.append("")
+
+    # discard
+    if dmed:
+        md.append("### Whole-array blkdiscard")
+        md.append("")
+        md.append("| members | target | array size MiB | discard_max_bytes | "
+                  "seconds | discard bios per member | time × striped |")
+        md.append("|---|---|---|---|---|---|---|")
+        for kind in sorted({k[0] for k in dmed}):
+            base = dmed.get((kind, "striped"))
+            for t in ["ssdstripe", "striped", "md_raid0"]:
+                m = dmed.get((kind, t))
+                if not m:
+                    continue
+                last = [r for r in disc if r["members_kind"] == kind and
+                        r["target"] == t][-1]
+                md.append(
+                    f"| {kind} | {t} | {last['size_mib']} "
+                    f"| {last['max_discard_bytes']} | {m['secs']:.2f} "
+                    f"| {last['member_discards']} "
+                    f"| {fmt(ratio(m['secs'], base['secs'])) if base else 'n/a'} |")
+        md.append("")
+
+    if errors:
+        md.append("Errors during the run: " + "; ".join(errors))
+        md.append("")
+
+    # goals
+    g = []
+    r = summary.get("plain/rr4k_qd32/ssdstripe", float("nan"))
+    md_r = ratio(med.get(("plain", "ssdstripe", 4, "rr4k_qd32"), {}).get("iops", 0),
+                 med.get(("plain", "md_raid0", 4, "rr4k_qd32"), {}).get("iops", 0))
+    g.append(f"| 4K QD32 plain ≥ 1.00 × striped | {fmt(r)} | "
+             f"{'met' if r >= 1.0 else 'missed'} |")
+    g.append(f"| 4K QD32 plain ≥ 1.05 × md raid0 | {fmt(md_r)} | "
+             f"{'met' if md_r >= 1.05 else 'missed'} |")
+    for wl, goal in (("sr1m", 0.95), ("sw1m", 0.95), ("rr4k_qd32", 0.90)):
+        s = scaling.get(f"{wl}/ssdstripe", float("nan"))
+        g.append(f"| {wl} scaling at N=8 ≥ {goal} × 8 | {fmt(s)} × | "
+                 f"{'met' if s >= goal * 8 else 'missed'} |")
+    nv = [r for r in disc if r.get("members_kind") == "nvme" and
+          r["target"] == "ssdstripe"]
+    if nv:
+        counts = nv[-1]["member_discards"]
+        one = all(c == "1" for c in str(counts).split(","))
+        g.append(f"| 1 GiB discard: one bio per member | {counts} | "
+                 f"{'met' if one else 'missed'} |")
+    md.insert(0, "")
+    md.insert(0, "\n".join(["| goal | measured | |", "|---|---|---|"] + g))
+    md.insert(0, "")
+    md.insert(0, f"Command: `{command}`")
+
+    with open(f"{out}/results.md", "w") as f:
+        f.write("\n".join(md) + "\n")
+    with open(f"{out}/results.json", "w") as f:
+        json.dump({"runs": runs, "errors": errors,
+                   "medians": [dict(zip(["section", "target", "members",
+                                         "workload"], k), **v)
+                               for k, v in med.items()],
+                   "discard_medians": [dict(zip(["members_kind", "target"], k),
+                                            **v) for k, v in dmed.items()]},
+                  f, indent=1)
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("bench-report: no matplotlib (Debian: python3-matplotlib), no plot")
+    fig, axes = plt.subplots(1, 4, figsize=(18, 4.2))
+    for ax, wl, unit in zip(axes[:3], ["sr1m", "sw1m", "rr4k_qd32"],
+                            ["MB/s", "MB/s", "IOPS"]):
+        for t, style in (("ssdstripe", "o-"), ("striped", "s--"),
+                         ("md_raid0", "^:")):
+            xs, ys = [], []
+            for n in (1, 2, 4, 8):
+                m = med.get(("ssd", t, n, wl))
+                if m:
+                    xs.append(n)
+                    ys.append(m["bw_kib"] / 1024 if unit == "MB/s" else m["iops"])
+            ax.plot(xs, ys, style, label=t)
+        ax.set_title(f"SSD-like members: {wl}")
+        ax.set_xlabel("members")
+        ax.set_ylabel(unit)
+        ax.set_xticks([1, 2, 4, 8])
+        ax.grid(alpha=0.3)
+        ax.legend()
+    ax = axes[3]
+    ts = [t for t in targets if ("plain", t, 4, "rr4k_qd32") in med]
+    ax.bar(range(len(ts)),
+           [med[("plain", t, 4, "rr4k_qd32")]["cpu_us_per_io"] for t in ts])
+    ax.set_xticks(range(len(ts)))
+    ax.set_xticklabels(ts, rotation=30, ha="right")
+    ax.set_title("plain null_blk, 4K randread QD32")
+    ax.set_ylabel("guest CPU µs per I/O")
+    fig.tight_layout()
+    fig.savefig(f"{out}/bench.png", dpi=90)
+
+
+if __name__ == "__main__":
+    main()

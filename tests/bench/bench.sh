@@ -1,0 +1,268 @@
+#!/bin/sh
+# Guest side of scripts/bench: every figure of one benchmark run, measured
+# in this one guest so that ratios against the kernel's striped target are
+# fair.  Prints one line per measurement:
+#   BENCH section=S target=T members=N workload=W rep=R iops=.. bw_kib=..
+#         p50_us=.. p99_us=.. cpu_us_per_io=..
+#   BENCH section=discard target=T members=N size_mib=M rep=R secs=..
+#         member_discards=a,b,c,..
+# and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs) or
+# quick (1 repetition, 1 s runs).
+# shellcheck disable=SC1091 # lib.sh is at /tests/integration in the guest
+. /tests/integration/lib.sh
+
+size=${1:-full}
+case $size in
+quick) REPS=1 RT=1 ;;
+*) REPS=3 RT=3 ;;
+esac
+CHUNK=128		# 64 KiB, the same for every striping target
+
+progress() { echo "BENCH-PROGRESS $*"; }
+
+# Busy and total jiffies of all CPUs.
+cpu_jiffies() {
+	awk '/^cpu / {b = $2 + $3 + $4 + $7 + $8; print b, b + $5 + $6}' /proc/stat
+}
+
+fio_args() { # WORKLOAD
+	case $1 in
+	rr4k_qd1) echo "--rw=randread --bs=4k --iodepth=1" ;;
+	rr4k_qd32) echo "--rw=randread --bs=4k --iodepth=32" ;;
+	rw4k_qd1) echo "--rw=randwrite --bs=4k --iodepth=1" ;;
+	rw4k_qd32) echo "--rw=randwrite --bs=4k --iodepth=32" ;;
+	sr128k) echo "--rw=read --bs=128k --iodepth=8" ;;
+	sw128k) echo "--rw=write --bs=128k --iodepth=8" ;;
+	sr1m) echo "--rw=read --bs=1m --iodepth=8" ;;
+	sw1m) echo "--rw=write --bs=1m --iodepth=8" ;;
+	*) echo "unknown workload $1" >&2; return 1 ;;
+	esac
+}
+
+# measure SECTION TARGET MEMBERS WORKLOAD DEVICE REP
+measure() {
+	_j0=$(cpu_jiffies)
+	# shellcheck disable=SC2046
+	_out=$(fio --name=b --filename="$5" --direct=1 --ioengine=libaio \
+		$(fio_args "$4") --time_based --runtime="$RT" --norandommap \
+		--randrepeat=0 --output-format=terse --terse-version=3 2>/dev/null)
+	_j1=$(cpu_jiffies)
+	echo "$_out" | awk -F';' -v sec="$1" -v tgt="$2" -v n="$3" -v wl="$4" \
+		-v rep="$6" -v j0="$_j0" -v j1="$_j1" -v rt="$RT" '
+	function val(f,  a) { split(f, a, "="); return a[2] + 0 }
+	NF > 90 && $5 == 0 && $8 + $49 > 0 {
+		iops = $8 + $49; bw = $7 + $48
+		if ($8 >= $49) { p50 = val($24); p99 = val($30) }
+		else { p50 = val($65); p99 = val($71) }
+		split(j0, a, " "); split(j1, b, " ")
+		busy = b[1] - a[1]
+		# USER_HZ is 100: one jiffy is 10 ms.
+		cpu = iops > 0 ? busy * 10000 / (iops * rt) : 0
+		printf "BENCH section=%s target=%s members=%s workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
+			sec, tgt, n, wl, rep, iops, bw, p50, p99, cpu
+		found = 1
+	}
+	END { if (!found) printf "BENCH-ERROR fio gave no result for %s %s %s\n", sec, tgt, wl }'
+}
+
+# make_target TARGET DEV...: one array over the members, as large as the
+# smallest member allows: /dev/mapper/b_<TARGET> for striped, ssdstripe and
+# ssdstripe_nostats, /dev/md/bench (raid0 without superblock) for md_raid0.
+# One at a time: md cannot claim members that device-mapper holds.
+make_target() {
+	_t=$1
+	shift
+	_n=$#
+	_min=
+	for _d in "$@"; do
+		_s=$(blockdev --getsz "$_d")
+		if [ -z "$_min" ] || [ "$_s" -lt "$_min" ]; then _min=$_s; fi
+	done
+	_len=$((_min / CHUNK * CHUNK * _n))
+	_devs=''
+	for _d in "$@"; do _devs="$_devs $_d 0"; done
+	case $_t in
+	striped | ssdstripe)
+		dmsetup create "b_$_t" --table "0 $_len $_t $_n $CHUNK$_devs" ;;
+	ssdstripe_nostats)
+		dmsetup create "b_$_t" \
+			--table "0 $_len ssdstripe $_n $CHUNK$_devs 1 no_stats" ;;
+	md_raid0)
+		_force=''
+		[ "$_n" = 1 ] && _force=--force
+		# shellcheck disable=SC2086
+		mdadm --build /dev/md/bench --level=0 --chunk=$((CHUNK / 2)) $_force \
+			--raid-devices="$_n" "$@" >/dev/null ;;
+	single | linear)
+		dmsetup create b_linear --table "0 $(blockdev --getsz "$1") linear $1 0" ;;
+	esac || { echo "BENCH-ERROR cannot build $_t over $*"; return 1; }
+}
+
+remove_target() {
+	case $1 in
+	md_raid0) mdadm --stop /dev/md/bench >/dev/null 2>&1 ;;
+	single | linear) dmsetup remove b_linear ;;
+	*) dmsetup remove "b_$1" ;;
+	esac
+}
+
+target_dev() { # TARGET MEMBER0 -> device
+	case $1 in
+	md_raid0) echo /dev/md/bench ;;
+	single) echo "$2" ;;
+	*) echo "/dev/mapper/b_$1" ;;
+	esac
+}
+
+# bench_target SECTION TARGET WORKLOAD REP DEV...
+bench_target() {
+	_sec=$1 _t=$2 _wl=$3 _rep=$4
+	shift 4
+	make_target "$_t" "$@" || return
+	measure "$_sec" "$_t" $# "$_wl" "$(target_dev "$_t" "$1")" "$_rep"
+	remove_target "$_t"
+}
+
+modprobe dm-ssdstripe
+modprobe raid0
+
+# --- 1. plain null_blk: the target's CPU cost per I/O dominates ----------
+progress "plain null_blk members"
+modprobe null_blk nr_devices=4 gb=4 queue_mode=2 irqmode=0 memory_backed=0 \
+	submit_queues=2 hw_queue_depth=256 || { echo "BENCH-ERROR null_blk"; exit 1; }
+plain="/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3"
+rep=1
+while [ $rep -le $REPS ]; do
+	for wl in rr4k_qd1 rr4k_qd32 rw4k_qd1 rw4k_qd32 sr128k sw128k sr1m sw1m; do
+		progress "plain rep $rep $wl"
+		for t in striped ssdstripe ssdstripe_nostats md_raid0; do
+			# shellcheck disable=SC2086
+			bench_target plain "$t" "$wl" "$rep" $plain
+		done
+		# Floors: one member, bare and under dm-linear (reported as 4
+		# members' worth of comparison, but it is one null_blk).
+		bench_target plain single "$wl" "$rep" /dev/nullb0
+		bench_target plain linear "$wl" "$rep" /dev/nullb0
+	done
+	rep=$((rep + 1))
+done
+rmmod null_blk
+
+# --- 2. SSD-like members: bandwidth and parallelism caps -----------------
+# Each member: 20 MiB/s, 4 ms per I/O, at most 2 I/Os in flight (500 IOPS),
+# so one member is the bottleneck and striping must scale.  Kept slow on
+# purpose: eight of them must stay within what the emulated CPU can drive,
+# or the CPU, not the members, would be measured.
+progress "throttled null_blk members"
+modprobe null_blk nr_devices=8 gb=1 queue_mode=2 irqmode=2 completion_nsec=4000000 \
+	submit_queues=1 hw_queue_depth=2 mbps=20 memory_backed=0 ||
+	{ echo "BENCH-ERROR throttled null_blk"; exit 1; }
+rep=1
+while [ $rep -le $REPS ]; do
+	for n in 1 2 4 8; do
+		devs=''
+		i=0
+		while [ $i -lt $n ]; do devs="$devs /dev/nullb$i"; i=$((i + 1)); done
+		for wl in sr1m sw1m rr4k_qd32 rr4k_qd1; do
+			progress "ssd-like rep $rep members $n $wl"
+			for t in striped ssdstripe md_raid0; do
+				# shellcheck disable=SC2086
+				bench_target ssd "$t" "$wl" "$rep" $devs
+			done
+		done
+	done
+	rep=$((rep + 1))
+done
+rmmod null_blk
+
+# --- 3. discard: members that cap their discard size ---------------------
+# scsi_debug disks (128 MiB) accept at most 4 MiB per UNMAP; the
+# NVMe disks accept about 2 GiB.  Whole-array blkdiscard: time and how many
+# discard requests each member received.
+discard_stats() { # DEV... -> comma list of member discard I/O counts
+	for _d in "$@"; do
+		awk '{printf "%s ", $12}' "/sys/block/$(sysname "$_d")/stat"
+	done | sed 's/ $//; s/ /,/g'
+}
+vec_delta() { # "a,b" "c,d" -> "c-a,d-b"
+	echo "$1 $2" | awk '{n = split($1, a, ","); split($2, b, ",")
+		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? "," : ""), b[i] - a[i]
+		print ""}'
+}
+now_cs() { awk '{printf "%d", $1 * 100}' /proc/uptime; }
+discard_bench() { # LABEL DEV...
+	_label=$1
+	shift
+	for _t in striped ssdstripe md_raid0; do
+		make_target "$_t" "$@" || continue
+		_dev=$(target_dev "$_t" "$1")
+		_mib=$(($(blockdev --getsz "$_dev") / 2048))
+		_s0=$(discard_stats "$@")
+		_t0=$(now_cs)
+		/usr/sbin/blkdiscard "$_dev" || echo "BENCH-ERROR blkdiscard $_t"
+		_t1=$(now_cs)
+		_s1=$(discard_stats "$@")
+		echo "BENCH section=discard target=$_t members=$# members_kind=$_label size_mib=$_mib rep=$rep secs=$(awk -v a="$_t0" -v b="$_t1" 'BEGIN {printf "%.2f", (b - a) / 100}') member_discards=$(vec_delta "$_s0" "$_s1") max_discard_bytes=$(cat "/sys/block/$(sysname "$_dev")/queue/discard_max_bytes")"
+		remove_target "$_t"
+	done
+}
+
+# Members are wrapped in dm-linear so their stat counts the bios the array
+# sent (a request queue below could merge adjacent discards and hide it).
+wrap() { # PREFIX SECTORS DEV... -> /dev/mapper/PREFIX<i> ...
+	_p=$1 _sz=$2
+	shift 2
+	_i=0
+	for _d in "$@"; do
+		dmsetup create "$_p$_i" --table "0 $_sz linear $_d 0" >&2
+		printf ' /dev/mapper/%s%d' "$_p" "$_i"
+		_i=$((_i + 1))
+	done
+}
+unwrap() { # PREFIX
+	for _m in $(dmsetup ls | awk -v p="$1" 'index($1, p) == 1 {print $1}'); do
+		dmsetup remove "$_m"
+	done
+}
+
+progress "discard"
+modprobe sd_mod
+if modprobe scsi_debug dev_size_mb=128 num_tgts=4 max_luns=1 lbpu=1 \
+	unmap_max_blocks=8192 unmap_max_desc=1 2>/dev/null; then
+	sdevs=''
+	i=0
+	while [ $i -lt 50 ]; do
+		sdevs=''
+		for b in /sys/block/sd*; do
+			[ "$(tr -d ' ' <"$b/device/model" 2>/dev/null)" = scsi_debug ] &&
+				sdevs="$sdevs /dev/${b##*/}"
+		done
+		[ "$(echo "$sdevs" | wc -w)" -ge 4 ] && break
+		i=$((i + 1))
+		sleep 0.2
+	done
+	# shellcheck disable=SC2086
+	members=$(wrap b_sd 262144 $sdevs)
+	rep=1
+	while [ $rep -le $REPS ]; do
+		# shellcheck disable=SC2086
+		discard_bench capped_4mib $members
+		rep=$((rep + 1))
+	done
+	unwrap b_sd
+	rmmod scsi_debug 2>/dev/null
+else
+	echo "BENCH-ERROR no scsi_debug"
+fi
+# 4 NVMe disks, 256 MiB each: a 1 GiB array; each accepts ~2 GiB discards.
+# shellcheck disable=SC2046
+members=$(wrap b_nv 524288 $(disks))
+rep=1
+while [ $rep -le $REPS ]; do
+	# shellcheck disable=SC2086
+	discard_bench nvme $members
+	rep=$((rep + 1))
+done
+unwrap b_nv
+
+echo "BENCH-DONE"
