@@ -3,16 +3,22 @@
  * Copyright (C) 2026 The dm-ssdstripe authors
  *
  * Shims for kernel APIs that differ across the kernels we build against.
- * Each shim tests for the feature itself, never for a version number.
+ * Each shim tests for the feature itself, never for a version number: the
+ * HAVE_* defines come from compat-probed.h, which scripts/probe-kernel
+ * generates from the probes/ directory before every build (see Kbuild).
  */
 #ifndef DM_SSDSTRIPE_COMPAT_H
 #define DM_SSDSTRIPE_COMPAT_H
 
+#include <linux/blkdev.h>
 #include <linux/device-mapper.h>
 #include <linux/module.h>
+#include <linux/workqueue.h>
 
-/* module_dm() arrived after 6.1; it is a macro, so its absence is visible. */
-#ifndef module_dm
+#include "compat-probed.h"
+
+/* Older kernels register a target from explicit init and exit functions. */
+#ifndef HAVE_MODULE_DM
 #define module_dm(name)							\
 static int __init dm_##name##_init(void)				\
 {									\
@@ -25,5 +31,25 @@ static void __exit dm_##name##_exit(void)				\
 }									\
 module_exit(dm_##name##_exit)
 #endif
+
+/* The per-CPU system workqueue had the name system_wq before. */
+#ifndef HAVE_SYSTEM_PERCPU_WQ
+#define system_percpu_wq system_wq
+#endif
+
+/*
+ * Set the write-zeroes limit.  Where the block layer also has a limit for
+ * write zeroes that unmap, it must stay 0 (a member cannot unmap) or equal
+ * to max_write_zeroes_sectors, or the table fails to load with -EINVAL.
+ */
+static inline void ssdstripe_set_write_zeroes_limit(struct queue_limits *lim,
+						    unsigned int sectors)
+{
+	lim->max_write_zeroes_sectors = sectors;
+#ifdef HAVE_QUEUE_LIMITS_MAX_HW_WZEROES_UNMAP_SECTORS
+	if (lim->max_hw_wzeroes_unmap_sectors)
+		lim->max_hw_wzeroes_unmap_sectors = sectors;
+#endif
+}
 
 #endif /* DM_SSDSTRIPE_COMPAT_H */

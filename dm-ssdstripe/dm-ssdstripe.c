@@ -842,7 +842,7 @@ static void ssdstripe_health_work(struct work_struct *work)
 	if (changed)
 		dm_table_event(sc->ti->table);
 
-	queue_delayed_work(system_wq, &sc->health_work,
+	queue_delayed_work(system_percpu_wq, &sc->health_work,
 			   msecs_to_jiffies(t.window_ms));
 }
 
@@ -1452,7 +1452,7 @@ static void ssdstripe_resume(struct dm_target *ti)
 		m->last.rw_done = SSDSTRIPE_SUM(m, rw_done);
 		m->last.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
 	}
-	queue_delayed_work(system_wq, &sc->health_work,
+	queue_delayed_work(system_percpu_wq, &sc->health_work,
 			   msecs_to_jiffies(READ_ONCE(sc->thr.window_ms)));
 }
 
@@ -1582,7 +1582,7 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 {
 	struct ssdstripe_c *sc = ti->private;
 	const struct ssdstripe_geom *g = &sc->geom;
-	unsigned int io_min, io_opt;
+	unsigned int io_min, io_opt, wz;
 
 	limits->chunk_sectors = g->chunk;
 
@@ -1597,8 +1597,8 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 	 * them on unchanged, so a large discard is split into pieces that
 	 * each give every member only 1/N of what it accepts.
 	 */
-	limits->max_write_zeroes_sectors =
-		ssdstripe_scaled_limit(g, limits->max_write_zeroes_sectors);
+	wz = ssdstripe_scaled_limit(g, limits->max_write_zeroes_sectors);
+	ssdstripe_set_write_zeroes_limit(limits, wz);
 	limits->max_secure_erase_sectors =
 		ssdstripe_scaled_limit(g, limits->max_secure_erase_sectors);
 

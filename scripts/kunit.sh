@@ -103,18 +103,31 @@ graft_sources() {
 	mkdir -p "$dest" || die "cannot create $dest"
 
 	# Module sources (*.c, *.h) plus the KUnit suites, all side by side so
-	# '#include "dm_ssdstripe_kunit.c"' resolves.
-	keep=" Kconfig Makefile dm_ssdstripe_kunit.c "
+	# '#include "dm_ssdstripe_kunit.c"' resolves.  compat-probed.h is not
+	# grafted: an out-of-tree build made it for another kernel, and the
+	# tree build generates its own from probes/ with probe-kernel.
+	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probes "
 	for f in "$mod_dir"/*.c "$mod_dir"/*.h; do
 		[ -f "$f" ] || continue
 		name=$(basename "$f")
-		case $name in *.mod.c) continue ;; esac # out-of-tree build output
+		case $name in
+		*.mod.c | compat-probed.h) continue ;; # out-of-tree build output
+		esac
 		sync_file "$f" "$dest/$name"
 		keep="$keep$name "
 	done
 	sync_file "$kunit_dir/dm_ssdstripe_kunit.c" "$dest/dm_ssdstripe_kunit.c"
 	sync_file "$kunit_dir/Kconfig" "$dest/Kconfig"
 	sync_file "$kunit_dir/Makefile.kunit" "$dest/Makefile"
+	sync_file "$root/scripts/probe-kernel" "$dest/probe-kernel"
+	mkdir -p "$dest/probes" || die "cannot create $dest/probes"
+	for f in "$dest"/probes/*.c; do
+		[ -f "$f" ] || continue
+		[ -f "$mod_dir/probes/$(basename "$f")" ] || rm -f "$f"
+	done
+	for f in "$mod_dir"/probes/*.c; do
+		sync_file "$f" "$dest/probes/$(basename "$f")"
+	done
 
 	# Drop files that disappeared from the repo.
 	for f in "$dest"/*; do
