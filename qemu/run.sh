@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
-series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout=900 target='' bench=full
+series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout=1800 target='' bench=full
 module='' no_module='' logfile='' mem=1024
 while [ $# -gt 0 ]; do
 	case "$1" in
