@@ -237,6 +237,9 @@ struct ssdstripe_c {
 	struct ssdstripe_member member[];
 };
 
+/* ssdstripe_io.member of a clone completed in map: no member saw it */
+#define SSDSTRIPE_NO_MEMBER UINT_MAX
+
 /* Per-bio data: which member a clone went to, and when. */
 struct ssdstripe_io {
 	u64 start_ns;
@@ -753,7 +756,8 @@ static void ssdstripe_trigger_event(struct work_struct *work)
 	dm_table_event(sc->ti->table);
 }
 
-static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member)
+static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
+			     enum ssdstripe_array_state array)
 {
 	struct kobject *kobj = &disk_to_dev(dm_disk(sc->md))->kobj;
 	char env_member[32], env_dev[48], env_state[32], env_array[32];
@@ -771,7 +775,7 @@ static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member)
 	snprintf(env_state, sizeof(env_state), "SSDSTRIPE_STATE=%s",
 		 ssdstripe_state_name[sc->member[member].health.state]);
 	snprintf(env_array, sizeof(env_array), "SSDSTRIPE_ARRAY_STATE=%s",
-		 ssdstripe_array_state_name[sc->array_state]);
+		 ssdstripe_array_state_name[array]);
 	kobject_uevent_env(kobj, KOBJ_CHANGE, envp);
 }
 
@@ -807,6 +811,7 @@ static void ssdstripe_health_work(struct work_struct *work)
 					      struct ssdstripe_c, health_work);
 	struct ssdstripe_health *next = sc->next;
 	unsigned int n = sc->geom.members, i;
+	enum ssdstripe_array_state array;
 	enum ssdstripe_state old;
 	struct ssdstripe_thresholds t;
 	bool changed = false;
@@ -824,20 +829,29 @@ static void ssdstripe_health_work(struct work_struct *work)
 	}
 
 	ssdstripe_health_update(&t, n, sc->samples, next, sc->scratch);
-	sc->array_state = ssdstripe_array_state(next, n);
+	array = ssdstripe_array_state(next, n);
+
+	/*
+	 * Publish every member's new state, then the array state they imply,
+	 * and only then tell anyone: a listener woken by the uevent or the dm
+	 * event reads member and array states that agree.  next[] keeps the
+	 * old states for the messages.
+	 */
+	for (i = 0; i < n; i++)
+		swap(sc->member[i].health, next[i]);
+	WRITE_ONCE(sc->array_state, array);
 
 	for (i = 0; i < n; i++) {
-		old = sc->member[i].health.state;
-		sc->member[i].health = next[i];
-		if (next[i].state == old)
+		old = next[i].state;
+		if (sc->member[i].health.state == old)
 			continue;
 		changed = true;
 		DMWARN_LIMIT("%s: member %u (%s) %s -> %s, array %s",
 			     dm_table_device_name(sc->ti->table), i,
 			     sc->member[i].dev->name, ssdstripe_state_name[old],
-			     ssdstripe_state_name[next[i].state],
-			     ssdstripe_array_state_name[sc->array_state]);
-		ssdstripe_uevent(sc, i);
+			     ssdstripe_state_name[sc->member[i].health.state],
+			     ssdstripe_array_state_name[array]);
+		ssdstripe_uevent(sc, i, array);
 	}
 	if (changed)
 		dm_table_event(sc->ti->table);
@@ -1329,12 +1343,18 @@ static void ssdstripe_dtr(struct dm_target *ti)
 static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 			       unsigned int member)
 {
+	struct ssdstripe_io *io;
 	sector_t begin, end;
 
 	if (!ssdstripe_member_range(&sc->geom,
 				    dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
 				    bio_sectors(bio), member, &begin, &end)) {
-		/* Nothing of this range lives on @member. */
+		/*
+		 * Nothing of this range lives on @member.  bio_endio() runs
+		 * end_io, which must not take this clone for a member's I/O.
+		 */
+		io = dm_per_bio_data(bio, sizeof(*io));
+		io->member = SSDSTRIPE_NO_MEMBER;
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
@@ -1387,6 +1407,8 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 	u64 lat_ns;
 	int count;
 
+	if (io->member == SSDSTRIPE_NO_MEMBER)
+		return DM_ENDIO_DONE;
 	if (WARN_ON_ONCE(io->member >= sc->geom.members))
 		return DM_ENDIO_DONE;
 	st = sc->member[io->member].stats;
