@@ -52,6 +52,7 @@ want fio fio
 want mdadm mdadm
 want kmod kmod
 want blktrace blktrace
+want jq jq
 want cpio cpio
 want xz xz-utils
 want ldd libc-bin
@@ -103,6 +104,7 @@ bins="
 /usr/sbin/mkfs.xfs /usr/sbin/xfs_repair /usr/sbin/xfs_io /usr/sbin/xfs_db
 /usr/bin/fio /usr/sbin/mdadm /usr/bin/kmod
 /usr/sbin/blktrace /usr/bin/blkparse
+/usr/sbin/blkid /usr/bin/jq
 "
 for b in $bins; do copy_bin "$b"; done
 for l in mkfs.ext4 mkfs.ext3 mkfs.ext2; do ln -sf mke2fs "$root/usr/sbin/$l"; done
@@ -135,9 +137,10 @@ fi
 mods="nvme nvme-core dm-mod dm-delay dm-flakey null_blk raid0 md-mod ext4 xfs
 virtio_pci virtio_console loop crc32c_generic crc32c-intel libcrc32c crc32_generic
 scsi_debug sd_mod"
+# not every kernel has every module (the debug kernel has no crc32c-intel)
 for m in $mods; do
 	modprobe -d "$kroot" -S "$abi" --show-depends "$m" 2>/dev/null |
-		awk '$1 == "insmod" {print $2}'
+		awk '$1 == "insmod" {print $2}' || true
 done | sort -u | while read -r ko; do
 	rel=${ko#"$kroot/lib/modules/$abi/"}
 	mkdir -p "$mroot/$(dirname "$rel")"
@@ -162,6 +165,9 @@ else
 fi
 depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 [ -e "$mroot/modules.dep" ] || die "depmod failed"
+
+# ---- the ssdstripe tool ------------------------------------------------
+install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/sbin/ssdstripe"
 
 # ---- tests and init ----------------------------------------------------
 mkdir -p "$root/tests"

@@ -267,3 +267,112 @@ members_with_share() {
 vec_sub() {
 	echo "$1 $2" | awk '{n = NF / 2; o = ""; for (i = 1; i <= n; i++) o = o (i > 1 ? " " : "") ($i - $(i + n)); print o}'
 }
+
+# ---- the ssdstripe tool --------------------------------------------------
+# wipe_labels DEV...: zero the label area (first 2 MiB) of each device, so
+# labels left by an earlier test are not found by a scan
+wipe_labels() {
+	for _w in "$@"; do
+		dd if=/dev/zero of="$_w" bs=1M count=2 conv=notrunc,fsync 2>/dev/null ||
+			fail "cannot wipe $_w"
+	done
+}
+# writes_done DEV...: sum of completed writes (stat field 5) of the devices
+writes_done() {
+	for _w in "$@"; do disk_stat "$_w" 5; done | awk '{s += $1} END {print s + 0}'
+}
+# refused CODE PATTERN CMD...: CMD must exit with CODE and say PATTERN
+# (an extended regular expression) on stderr
+refused() {
+	_rc_want=$1 _rc_pat=$2
+	shift 2
+	"$@" >/tmp/refused.out 2>/tmp/refused.err
+	_rc=$?
+	log "$* -> $_rc: $(head -n 3 /tmp/refused.err | tr '\n' ' ')"
+	[ "$_rc" = "$_rc_want" ] || fail "'$*' exited $_rc, not $_rc_want: $(cat /tmp/refused.err)"
+	grep -qE "$_rc_pat" /tmp/refused.err || fail "'$*' did not say /$_rc_pat/: $(cat /tmp/refused.err)"
+}
+# array_members NAME: member major:minor list of an active array, in table order
+array_members() {
+	dmsetup table "$1" | awk '{for (i = 6; i < 6 + 2 * $4; i += 2) printf "%s ", $i; print ""}'
+}
+# mm DEV: major:minor of a device node
+mm() { cat "/sys/class/block/$(sysname "$1")/dev"; }
+# ---- member faults under load (tests 040-049, 099) ---------------------
+# Layout of a fault test: chunks of 1 MiB; the first PREFILL MiB of the
+# array get a known pattern before the fault (region A, never touched
+# again), fio writes and verifies behind it while the fault happens.
+# shellcheck disable=SC2034 # used by the tests that source this file
+FAULT_CHUNK=2048
+# every bio completes within this bound after fio's own runtime
+FAULT_BOUND=${SSD_FAULT_BOUND:-120}
+# prefill NAME MB: region A of /dev/mapper/NAME
+prefill() {
+	dd if="$(pattern_file "$2")" of="/dev/mapper/$1" bs=1M count="$2" \
+		oflag=direct conv=fsync 2>/dev/null || fail "prefill of $1 failed"
+}
+# survivors_verify MB FAILED DEV... : region A of an array of the given
+# members (offset 0) is, on every member but FAILED, still what prefill
+# wrote: member k holds pattern chunks k, k+N, k+2N, ...
+survivors_verify() {
+	_mb=$1 _bad=$2
+	shift 2
+	_pat=$(pattern_file "$_mb") _nm=$# _k=0
+	for _dev in "$@"; do
+		if [ "$_k" != "$_bad" ]; then
+			_c=$_k
+			: >/tmp/expect
+			while [ "$_c" -lt "$_mb" ]; do
+				dd if="$_pat" bs=1M skip="$_c" count=1 2>/dev/null >>/tmp/expect
+				_c=$((_c + _nm))
+			done
+			_n=$(($(wc -c </tmp/expect) / 1048576))
+			_got=$(dd if="$_dev" bs=1M count="$_n" iflag=direct 2>/dev/null | md5sum)
+			[ "$_got" = "$(md5sum </tmp/expect)" ] ||
+				fail "member $_k ($_dev): data written before the fault does not verify"
+		fi
+		_k=$((_k + 1))
+	done
+	rm -f /tmp/expect
+}
+# fault_load NAME OFFSET_MB RUNTIME OUT: 4 KiB random writes with crc32c
+# verify (verify_backlog: reads back what it wrote as it goes) from
+# OFFSET_MB to the end of /dev/mapper/NAME, errors and all, output in OUT.
+# Exit status 137 means fio was still not done RUNTIME + FAULT_BOUND s
+# later: some bio never completed.
+fault_load() {
+	timeout -s KILL $(($3 + FAULT_BOUND)) fio --name=load \
+		--filename="/dev/mapper/$1" --direct=1 --ioengine=libaio \
+		--iodepth=8 --rw=randwrite --bs=4k --offset="$2M" \
+		--verify=crc32c --verify_backlog=64 --verify_fatal=0 \
+		--continue_on_error=all --time_based --runtime="$3" \
+		--randseed=7 >"$4" 2>&1
+}
+# fio_errors OUT: how many I/O errors and verify failures fio counted
+# (with continue_on_error fio only sums them up: "errors : total=N")
+fio_errors() {
+	awk '/errors *: total=/ { sub(/.*total=/, ""); sub(/,.*/, ""); n += $0 }
+	/verify failed|bad magic|bad header|io_u error/ { n++ }
+	END { print n + 0 }' "$1"
+}
+# wait_state TOP MEMBER STATES SECS: until members/MEMBER/state is one of
+# STATES ("erroring|failed"); fails the test after SECS seconds
+wait_state() {
+	_i=0
+	while :; do
+		_s=$(cat "$1/members/$2/state")
+		case "|$3|" in *"|$_s|"*) return 0 ;; esac
+		_i=$((_i + 1))
+		[ "$_i" -gt "$4" ] && fail "member $2 is $_s, not $3, after $4 s"
+		sleep 1
+	done
+}
+# all_quiet TOP NMEMBERS: nothing in flight on any member
+all_quiet() {
+	_k=0
+	while [ "$_k" -lt "$2" ]; do
+		[ "$(cat "$1/members/$_k/inflight")" = 0 ] ||
+			fail "member $_k still has $(cat "$1/members/$_k/inflight") bios in flight"
+		_k=$((_k + 1))
+	done
+}

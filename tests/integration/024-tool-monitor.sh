@@ -1,0 +1,69 @@
+#!/bin/sh
+# shellcheck disable=SC2046 # device lists are words
+# ssdstripe monitor: with member 2 turned into an error target under load,
+# the hook runs once per member state change with the member, its device,
+# old and new state and an array state that agrees with the member states,
+# the healthy members fire nothing, and the Prometheus textfile says the
+# same.  monitor --once exits with the status code.
+. /tests/integration/lib.sh
+[ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
+
+S=131072
+wipe_labels $(disks)
+set -- $(slices 4 $S 2048)
+must ssdstripe create --name mon "$@"
+ssdstripe monitor --once >/dev/null || fail "monitor --once on a healthy array exited $?"
+
+ev=/tmp/monitor.events prom=/tmp/monitor.prom
+: >"$ev"
+# shellcheck disable=SC2016 # expanded by the hook's shell
+ssdstripe monitor --interval 1 --textfile "$prom" \
+	--exec 'echo "$SSDSTRIPE_EVENT $SSDSTRIPE_ARRAY $SSDSTRIPE_MEMBER $SSDSTRIPE_DEVICE $SSDSTRIPE_OLD_STATE $SSDSTRIPE_STATE $SSDSTRIPE_ARRAY_STATE" >>'"$ev" \
+	>/tmp/monitor.out 2>&1 &
+mpid=$!
+i=0
+until [ -s "$prom" ]; do
+	i=$((i + 1))
+	[ $i -gt 60 ] && fail "no textfile 30 s after monitor started"
+	sleep 0.5
+done
+[ -s "$ev" ] && fail "hook fired on a healthy array: $(cat "$ev")"
+grep -q '^ssdstripe_member_state{array="mon",member="2",device="[^"]*",state="ok"} 1$' "$prom" ||
+	fail "textfile before the fault: $(cat "$prom")"
+
+# member 2 starts failing every I/O
+must dmsetup suspend ssl2
+echo "0 $S error" | dmsetup load ssl2 || fail "cannot load the error target"
+must dmsetup resume ssl2
+fio --name=load --filename=/dev/mapper/mon --direct=1 --ioengine=libaio --iodepth=4 \
+	--rw=randrw --bs=4k --time_based --runtime=6 --continue_on_error=all \
+	>/dev/null 2>&1
+sleep 3
+kill "$mpid"
+wait "$mpid" 2>/dev/null
+log "events: $(tr '\n' ';' <"$ev")"
+log "monitor said: $(tr '\n' ';' </tmp/monitor.out)"
+
+dev2=$(sysname "$3")
+grep -qE "^member-state mon 2 $dev2 ok (erroring|failed) (degraded|failed)$" "$ev" ||
+	fail "no hook for member 2 going bad: $(cat "$ev")"
+grep -qE "^member-state mon [013] " "$ev" && fail "hook fired for a healthy member: $(cat "$ev")"
+# each line's array state must follow from its member state
+while read -r _e _a _m _d _o new arr; do
+	case $new/$arr in
+	failed/failed | erroring/degraded | slow/degraded | ok/*) ;;
+	*) fail "inconsistent event: member $_m $new with array $arr" ;;
+	esac
+done <"$ev"
+grep -qE '^ssdstripe_member_state\{array="mon",member="2",device="[^"]*",state="(erroring|failed)"\} 1$' "$prom" ||
+	fail "textfile after the fault: $(grep member_state "$prom")"
+grep -qE '^ssdstripe_member_errors_total\{array="mon",member="2",device="[^"]*"\} [1-9]' "$prom" ||
+	fail "no errors in the textfile: $(grep errors "$prom")"
+grep -q '^# TYPE ssdstripe_member_errors_total counter$' "$prom" || fail "no TYPE line: $(head "$prom")"
+ssdstripe monitor --once >/dev/null
+rc=$?
+case $rc in 5 | 6) ;; *) fail "monitor --once on a bad array exited $rc" ;; esac
+ssdstripe status mon >/dev/null
+[ $? = "$rc" ] || fail "status and monitor --once disagree"
+must ssdstripe stop mon
+pass

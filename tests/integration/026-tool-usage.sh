@@ -1,0 +1,18 @@
+#!/bin/sh
+# Every command has --help (exit 0, a usage line); bad usage exits 2 with a
+# pointer to --help; unknown commands are refused.
+. /tests/integration/lib.sh
+for c in create assemble stop list table status monitor examine; do
+	out=$(ssdstripe "$c" --help) || fail "$c --help exited $?"
+	echo "$out" | grep -q "^usage: ssdstripe $c" || fail "$c --help: $out"
+	echo "$out" | grep -qi "exit\|SSDSTRIPE_EVENT\|columns" || fail "$c --help documents no exit codes: $out"
+	[ "$(ssdstripe help "$c")" = "$out" ] || fail "help $c differs from $c --help"
+done
+ssdstripe --help | grep -q "^Exit codes:" || fail "main help"
+refused 2 "unknown command 'frobnicate'" ssdstripe frobnicate
+refused 2 "unknown option --bogus" ssdstripe create --bogus /dev/null
+refused 2 "invalid timeout" ssdstripe assemble --timeout x r
+refused 2 "invalid interval" ssdstripe monitor --interval 0
+refused 2 "create needs at least one device" ssdstripe create --name x
+ssdstripe --version | grep -q "^ssdstripe [0-9]" || fail "--version"
+pass
