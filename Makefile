@@ -8,13 +8,25 @@
 #   make check          every test: lint, KUnit (UML), QEMU integration suite
 #   make lint           checkpatch --strict, W=1 and sparse (C=2) builds
 #   make bench          ssdstripe vs striped vs md raid0 in one guest run
+#   make check-debug    integration suite on the KASAN/lockdep/kmemleak kernel
+#   make fuzz           long table/message fuzz run (FUZZ_COUNT, FUZZ_SEED)
+#   make soak           10-minute soak on the debug kernel (SOAK_SECS)
+#   make debug-kernel   just build (or find) the debug kernel
 #   make clean
 
 ifeq ($(KBUILD_MODULES),)
 
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir)
+comma := ,
 
-.PHONY: all module clean demo check lint kunit integration bench
+.PHONY: all module clean demo check lint kunit integration bench \
+	check-debug debug-kernel fuzz soak
+
+FUZZ_KERNEL ?= 6.12
+FUZZ_COUNT ?= 5000
+FUZZ_SEED ?=
+SOAK_KERNEL ?= debug
+SOAK_SECS ?= 600
 
 all: module
 
@@ -41,6 +53,22 @@ integration:
 
 bench:
 	bash $(CURDIR)/scripts/bench
+
+check-debug:
+	SSDSTRIPE_CHECK_PARTS=int-debug bash $(CURDIR)/scripts/check
+
+debug-kernel:
+	bash $(CURDIR)/scripts/debug-kernel
+
+fuzz:
+	bash $(CURDIR)/qemu/run.sh --kernel $(FUZZ_KERNEL) --tests 050 \
+		--test-timeout 86400 --timeout 90000 \
+		--guest-env SSD_FUZZ_COUNT=$(FUZZ_COUNT)$(if $(FUZZ_SEED),$(comma)SSD_FUZZ_SEED=$(FUZZ_SEED))
+
+soak:
+	bash $(CURDIR)/qemu/run.sh --kernel $(SOAK_KERNEL) --tests 900 \
+		--test-timeout $$(($(SOAK_SECS) + 1800)) --timeout $$(($(SOAK_SECS) + 3600)) \
+		--guest-env SSD_SOAK_SECS=$(SOAK_SECS)
 
 else
 include $(src)/Kbuild

@@ -2,10 +2,13 @@
 # Boot a Debian kernel in QEMU (TCG) with emulated NVMe SSDs and run the
 # dm-ssdstripe integration tests (or the demo) inside it.
 #
-#   qemu/run.sh [--kernel 6.12|6.1] [--tests all|001,004] [--demo] [--shell]
+#   qemu/run.sh [--kernel 6.12|6.1|debug] [--tests all|001,004] [--demo] [--shell]
 #               [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
+#               [--test-timeout SECS] [--guest-env VAR=VALUE,...]
 #
+# --kernel debug boots the KASAN/lockdep/kmemleak kernel of scripts/debug-kernel
+# (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
 # against the matching headers (in a copy of the tree under the cache), build
 # the initramfs, create sparse raw images, boot, collect RESULT lines, check the
@@ -16,8 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
-series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout=1800 target='' bench=full
-module='' no_module='' logfile='' mem=1024
+series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
+module='' no_module='' logfile='' mem='' test_timeout='' guest_env=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
@@ -33,7 +36,9 @@ while [ $# -gt 0 ]; do
 	--no-module) no_module=1; shift ;;
 	--log) logfile=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
-	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+	--test-timeout) test_timeout=$2; shift 2 ;;
+	--guest-env) guest_env=$2; shift 2 ;;
+	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -42,8 +47,12 @@ log() { printf 'run: %s\n' "$*" >&2; }
 # failures before the guest ran still end with the summary line make check reads
 die() { log "error: $*"; [ "$mode" = tests ] && echo "0 passed, 1 failed"; exit 1; }
 
-# one guest at a time on this machine (shared cores, shared cache)
 mkdir -p "$cache"
+# The debug kernel builds (once, for up to an hour) before we queue for QEMU.
+if [ "$series" = debug ]; then
+	abi=$("$repo/scripts/debug-kernel") || die "cannot build the debug kernel"
+fi
+# one guest at a time on this machine (shared cores, shared cache)
 exec 9>"$cache/qemu.lock"
 if ! flock -n 9; then
 	log "another run holds $cache/qemu.lock; waiting"
@@ -53,7 +62,15 @@ fi
 command -v qemu-system-x86_64 >/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-system-x86 >&2
 
-abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
+if [ "$series" = debug ]; then
+	kdir=$(cat "$cache/kernels/$abi/kdir")
+	# KASAN and lockdep under TCG: several times slower, twice the memory
+	: "${timeout:=5400}" "${mem:=2048}" "${test_timeout:=1200}"
+else
+	abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
+	kdir="/usr/src/linux-headers-$abi"
+fi
+: "${timeout:=1800}" "${mem:=1024}" "${test_timeout:=300}"
 kroot="$cache/kernels/$abi"
 work="$cache/run/$abi"
 mkdir -p "$work"
@@ -61,7 +78,6 @@ mkdir -p "$work"
 # ---- module --------------------------------------------------------------
 if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
 	if [ -d "$repo/dm-ssdstripe" ] && [ -e "$repo/Makefile" ]; then
-		kdir="/usr/src/linux-headers-$abi"
 		bdir="$cache/build/$abi"
 		log "building dm-ssdstripe.ko against $kdir (in $bdir)"
 		if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then
@@ -144,6 +160,7 @@ measure_server() {
 : >"$logfile"
 cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
 cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests ssddisks=$disks ssdbench=$bench"
+cmdline+=" ssdtesttimeout=$test_timeout${guest_env:+ ssdenv=$guest_env}"
 [ -n "$target" ] && cmdline+=" ssdtarget=$target"
 
 # shellcheck disable=SC2054  # commas belong to QEMU option values
@@ -205,6 +222,9 @@ if ! grep -q '^ssdstripe-guest: done' "$logfile.clean"; then
 	failed=1
 fi
 bad_re='BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN|Kernel panic|UBSAN'
+# the debug kernel's checkers (lockdep, debug objects, list debugging, kmemleak)
+bad_re+='|possible circular locking|possible recursive locking|INFO: trying to register non-static key'
+bad_re+='|DEBUG_LOCKS_WARN|ODEBUG:|list_add corruption|list_del corruption|unreferenced object'
 # the kernel echoes its command line (hung_task_panic=...): not a finding
 if grep -E "$bad_re" "$logfile.clean" | grep -v -E 'Command line:|command line:' >"$work/console-bad.txt"; then
 	log "console check FAILED:"

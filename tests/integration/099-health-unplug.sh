@@ -1,8 +1,10 @@
 #!/bin/sh
 # A member that disappears under load: hot-unplug one NVMe SSD through the
-# QEMU monitor while fio runs.  Every I/O completes (no hang), the errors
-# reach fio, health names the member failed and the array failed, the
-# other members stay ok, and removal and module unload succeed.
+# QEMU monitor while fio writes and verifies.  Every I/O completes (fio is
+# done within its runtime + 120 s), the errors reach fio, health names the
+# member failed and the array failed, the other members stay ok, the data
+# written before the unplug verifies on the three surviving SSDs, and
+# removal and module unload succeed.
 # Runs last: the SSD stays gone for the rest of the boot.
 . /tests/integration/lib.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
@@ -10,12 +12,12 @@
 S=131072
 d0=$(disk 0) d1=$(disk 1) d2=$(disk 2) d3=$(disk 3)
 victim=$(sysname "$d3")
-mk_array hu "$(stripe_table ssdstripe $((4 * S)) 128 "$d0" 0 "$d1" 0 "$d2" 0 "$d3" 0)"
+A=32
+mk_array hu "$(stripe_table ssdstripe $((4 * S)) "$FAULT_CHUNK" "$d0" 0 "$d1" 0 "$d2" 0 "$d3" 0)"
 top=/sys/block/$(dm_sysname hu)/ssdstripe
+prefill hu "$A"
 
-fio --name=mixed --filename=/dev/mapper/hu --direct=1 --ioengine=libaio \
-	--iodepth=8 --rw=randrw --bs=4k --time_based --runtime=20 \
-	--continue_on_error=all --output=/tmp/fio-unplug.txt >/dev/null 2>&1 &
+fault_load hu "$A" 20 /tmp/fio-unplug.txt &
 fio_pid=$!
 sleep 3
 log "unplugging ssd3 ($victim): $(host_unplug 3)"
@@ -38,10 +40,13 @@ letters=$(dmsetup status hu | awk '{print $(6 + $4)}')
 
 # fio must finish on its own: every bio to the missing SSD completed.
 wait "$fio_pid"
-grep -qE 'err= *[1-9]|error' /tmp/fio-unplug.txt ||
+[ $? = 137 ] && fail "fio not done ${FAULT_BOUND}s after its runtime: a bio hangs"
+all_quiet "$top" 4
+[ "$(fio_errors /tmp/fio-unplug.txt)" -gt 0 ] ||
 	fail "fio saw no I/O error: $(grep -m1 'err=' /tmp/fio-unplug.txt)"
 [ "$(cat "$top/members/3/errors")" -gt 0 ] || fail "no errors counted on member 3"
+survivors_verify "$A" 3 "$d0" "$d1" "$d2" "$d3"
 
 rm_array hu
 must rmmod dm_ssdstripe
-pass "member failed after ${i}s, I/O errors reached fio"
+pass "member failed after ${i}s, $(fio_errors /tmp/fio-unplug.txt) I/O errors reached fio, survivors verify"
