@@ -148,14 +148,71 @@ while [ $rep -le $REPS ]; do
 done
 rmmod null_blk
 
-# --- 2. SSD-like members: bandwidth and parallelism caps -----------------
-# Each member: 20 MiB/s, 4 ms per I/O, at most 2 I/Os in flight (500 IOPS),
-# so one member is the bottleneck and striping must scale.  Kept slow on
-# purpose: eight of them must stay within what the emulated CPU can drive,
-# or the CPU, not the members, would be measured.
+# --- 1b. head to head: every target loaded at the same time --------------
+# Back-to-back runs on a shared, emulated CPU differ by tens of percent
+# from one second to the next (section 1's spread column).  Here the four
+# targets stand side by side on four identical sets of plain null_blk
+# members and one fio process per target loads all of them at once, all
+# on guest CPU 0: the guest scheduler shares that CPU between them,
+# whatever else the host does slows all of them alike, and the IOPS ratio
+# between two targets is the inverse ratio of what one I/O costs each.
+# (Spread over both vCPUs, which are separate host threads under TCG,
+# they would measure how much of a busy host each thread got.)  The sets rotate between repetitions.
+# CPU per I/O is each fio thread's own user + system time (with irqmode=0
+# null_blk completes in the submitter's context) over its I/Os.
+progress "head to head"
+modprobe null_blk nr_devices=16 gb=1 queue_mode=2 irqmode=0 memory_backed=0 \
+	submit_queues=2 hw_queue_depth=256 || { echo "BENCH-ERROR null_blk x16"; exit 1; }
+H2H="striped ssdstripe ssdstripe_nostats md_raid0"
+h2h_set() { # K -> the four null_blk devices of set K
+	echo "/dev/nullb$((4 * $1)) /dev/nullb$((4 * $1 + 1)) /dev/nullb$((4 * $1 + 2)) /dev/nullb$((4 * $1 + 3))"
+}
+rep=1
+while [ $rep -le $REPS ]; do
+	k=$rep
+	for t in $H2H; do
+		# shellcheck disable=SC2046
+		make_target "$t" $(h2h_set $((k % 4))) || exit 1
+		k=$((k + 1))
+	done
+	for wl in rr4k_qd1 rr4k_qd32 rw4k_qd1 rw4k_qd32 sr128k sw128k sr1m sw1m; do
+		progress "head to head rep $rep $wl"
+		jobs=''
+		for t in $H2H; do
+			jobs="$jobs --name=$t --filename=$(target_dev "$t" -)"
+		done
+		# shellcheck disable=SC2046,SC2086
+		fio --direct=1 --ioengine=libaio $(fio_args "$wl") --time_based --cpus_allowed=0 \
+			--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
+			--output-format=terse --terse-version=3 $jobs 2>/dev/null |
+		awk -F';' -v wl="$wl" -v rep="$rep" '
+		function val(f,  a) { split(f, a, "="); return a[2] + 0 }
+		NF > 90 && $5 == 0 && $8 + $49 > 0 {
+			iops = $8 + $49; bw = $7 + $48
+			if ($8 >= $49) { p50 = val($24); p99 = val($30) }
+			else { p50 = val($65); p99 = val($71) }
+			cpu = ($88 + $89) * 10000 / iops	# % of one CPU -> us per I/O
+			printf "BENCH section=h2h target=%s members=4 workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
+				$3, wl, rep, iops, bw, p50, p99, cpu
+		}'
+	done
+	for t in $H2H; do remove_target "$t"; done
+	rep=$((rep + 1))
+done
+rmmod null_blk
+
+# --- 2. SSD-like members: a bandwidth cap and a completion latency --------
+# Each member: 4 MiB/s (null_blk's mbps budget is refilled 50 times a
+# second, 80 KiB each time: enough for one 64 KiB chunk), 2 ms per I/O and
+# a deep queue (64), so one member is the bottleneck and striping must
+# scale.  The deep queue matters: with 2 tags per member (the first
+# published run) a submitter that hit a busy member slept for a tag and
+# could not feed the others, which capped 4K QD32 scaling at ~3.8x for
+# every target.  Kept slow on purpose: eight members must stay within what
+# the emulated CPU can drive, or the CPU, not the members, is measured.
 progress "throttled null_blk members"
-modprobe null_blk nr_devices=8 gb=1 queue_mode=2 irqmode=2 completion_nsec=4000000 \
-	submit_queues=1 hw_queue_depth=2 mbps=20 memory_backed=0 ||
+modprobe null_blk nr_devices=8 gb=1 queue_mode=2 irqmode=2 completion_nsec=2000000 \
+	submit_queues=1 hw_queue_depth=64 mbps=4 memory_backed=0 ||
 	{ echo "BENCH-ERROR throttled null_blk"; exit 1; }
 rep=1
 while [ $rep -le $REPS ]; do
