@@ -18,12 +18,6 @@ load() { # SECONDS
 		--iodepth=8 --rw=randrw --bs=4k --time_based --runtime="$1" \
 		--continue_on_error=all --output=/dev/null >/dev/null 2>&1
 }
-reload() { # NAME TABLE
-	if ! { dmsetup suspend "$1" && dmsetup reload "$1" --table "$2" &&
-		dmsetup resume "$1"; }; then
-		fail "reload $1"
-	fi
-}
 
 # Idle: nothing may change over several windows.
 sleep 4
@@ -33,13 +27,13 @@ load 8
 [ "$(st 1)" = slow ] || fail "member 1 not slow under 40 ms delay: $(st 1)"
 
 # Take member 2 away (every I/O fails), then give it back.
-reload hr_m2 "0 $S error"
+swap_table hr_m2 "0 $S error"
 load 4
 [ "$(st 2)" = failed ] || fail "member 2 not failed: $(st 2)"
 [ "$(cat "$top/state")" = failed ] || fail "array not failed"
 
-reload hr_m1 "0 $S delay $d1 0 0"
-reload hr_m2 "0 $S linear $d2 0"
+swap_table hr_m1 "0 $S delay $d1 0 0"
+swap_table hr_m2 "0 $S linear $d2 0"
 load 8
 log "after recovery: $(st 0) $(st 1) $(st 2), array $(cat "$top/state")"
 [ "$(st 1)" = ok ] || fail "member 1 did not recover: $(st 1)"

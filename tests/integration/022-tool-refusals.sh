@@ -108,14 +108,10 @@ echo "$out" | grep -q "member 2 .*not found" || fail "damaged member not reporte
 refused_ro 3 "$s2: label checksum mismatch" ssdstripe assemble "$s0" "$s1" "$s2" "$s3"
 restore "$s2" 2
 
-must dmsetup suspend ssl3
-echo "0 $((S / 2)) linear $(disk 3) 2048" | dmsetup load ssl3 || fail "cannot shrink ssl3"
-must dmsetup resume ssl3
+swap_table ssl3 "0 $((S / 2)) linear $(disk 3) 2048"
 refused_ro 3 "$s3: $((S / 2)) sectors, smaller than its label's data end .*\(truncated member\)" \
 	ssdstripe assemble --timeout 1 r
-must dmsetup suspend ssl3
-printf '%s\n' "$table3" | dmsetup load ssl3 || fail "cannot restore ssl3"
-must dmsetup resume ssl3
+swap_table ssl3 "$table3"
 
 wipe_labels "$s5"
 refused_ro 4 "$s5 has no ssdstripe label" ssdstripe assemble "$s5"

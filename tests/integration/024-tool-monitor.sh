@@ -32,9 +32,7 @@ grep -q '^ssdstripe_member_state{array="mon",member="2",device="[^"]*",state="ok
 	fail "textfile before the fault: $(cat "$prom")"
 
 # member 2 starts failing every I/O
-must dmsetup suspend ssl2
-echo "0 $S error" | dmsetup load ssl2 || fail "cannot load the error target"
-must dmsetup resume ssl2
+swap_table ssl2 "0 $S error"
 fio --name=load --filename=/dev/mapper/mon --direct=1 --ioengine=libaio --iodepth=4 \
 	--rw=randrw --bs=4k --time_based --runtime=6 --continue_on_error=all \
 	>/dev/null 2>&1

@@ -14,11 +14,6 @@ A=32				# region A: first 32 MiB, 8 MiB per member
 RUN=14
 d0=$(disk 0) d1=$(disk 1) d2=$(disk 2) d3=$(disk 3)
 must dmsetup create fe_m2 --table "0 $S linear $d2 0"
-swap_m2() {
-	must dmsetup suspend fe_m2
-	must dmsetup reload fe_m2 --table "$1"
-	must dmsetup resume fe_m2
-}
 mk_array fe "$(stripe_table ssdstripe $((4 * S)) "$FAULT_CHUNK" "$d0" 0 "$d1" 0 \
 	/dev/mapper/fe_m2 0 "$d3" 0)"
 top=/sys/block/$(dm_sysname fe)/ssdstripe
@@ -29,10 +24,10 @@ fault_load fe "$A" "$RUN" /tmp/fio-fe.txt &
 fio_pid=$!
 sleep 2
 log "member 2: writes fail (dm-flakey error_writes)"
-swap_m2 "0 $S flakey $d2 0 0 60 1 error_writes"
+swap_table fe_m2 "0 $S flakey $d2 0 0 60 1 error_writes"
 wait_state "$top" 2 "erroring|failed" 10
 log "member 2 $(cat "$top/members/2/state"); now every I/O fails (error target)"
-swap_m2 "0 $S error"
+swap_table fe_m2 "0 $S error"
 wait_state "$top" 2 failed 10
 
 wait "$fio_pid"

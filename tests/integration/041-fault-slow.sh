@@ -22,9 +22,7 @@ fault_load fs "$A" "$RUN" /tmp/fio-fs.txt &
 fio_pid=$!
 sleep 2
 log "member 1: 50 ms per I/O (dm-delay)"
-must dmsetup suspend fs_m1
-must dmsetup reload fs_m1 --table "0 $S delay $d1 0 50"
-must dmsetup resume fs_m1
+swap_table fs_m1 "0 $S delay $d1 0 50"
 wait_state "$top" 1 slow 11
 
 wait "$fio_pid"

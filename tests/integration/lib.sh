@@ -296,6 +296,14 @@ refused() {
 array_members() {
 	dmsetup table "$1" | awk '{for (i = 6; i < 6 + 2 * $4; i += 2) printf "%s ", $i; print ""}'
 }
+# swap_table NAME TABLE: replace the table of live device NAME (suspend,
+# reload, resume), as a fault appears under a member
+swap_table() {
+	if ! { dmsetup suspend "$1" && dmsetup reload "$1" --table "$2" &&
+		dmsetup resume "$1"; }; then
+		fail "cannot switch $1 to '$2'"
+	fi
+}
 # mm DEV: major:minor of a device node
 mm() { cat "/sys/class/block/$(sysname "$1")/dev"; }
 # ---- member faults under load (tests 040-049, 099) ---------------------
