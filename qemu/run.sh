@@ -2,7 +2,7 @@
 # Boot a Debian kernel in QEMU (TCG) with emulated NVMe SSDs and run the
 # dm-ssdstripe integration tests (or the demo) inside it.
 #
-#   qemu/run.sh [--kernel 6.12|6.1|debug] [--tests all|001,004] [--demo] [--shell]
+#   qemu/run.sh [--kernel 6.12|6.1|sid|debug] [--tests all|001,004] [--demo] [--shell]
 #               [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
 #               [--test-timeout SECS] [--guest-env VAR=VALUE,...]
@@ -69,6 +69,8 @@ if [ "$series" = debug ]; then
 else
 	abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
 	kdir="/usr/src/linux-headers-$abi"
+	# headers that are not on this host (sid: in its build root)
+	[ -f "$cache/kernels/$abi/kdir" ] && kdir=$(cat "$cache/kernels/$abi/kdir")
 fi
 : "${timeout:=1800}" "${mem:=1024}" "${test_timeout:=300}"
 kroot="$cache/kernels/$abi"
