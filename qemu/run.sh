@@ -52,6 +52,10 @@ mkdir -p "$cache"
 if [ "$series" = debug ]; then
 	abi=$("$repo/scripts/debug-kernel") || die "cannot build the debug kernel"
 fi
+# sid's first fetch makes its build root (minutes): not while holding the lock
+if [ "$series" = sid ]; then
+	"$here/fetch-kernel.sh" sid >/dev/null || die "cannot fetch kernel sid"
+fi
 # one guest at a time on this machine (shared cores, shared cache)
 exec 9>"$cache/qemu.lock"
 if ! flock -n 9; then
