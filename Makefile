@@ -4,6 +4,7 @@
 # targets below are for people and CI.
 #
 #   make [KDIR=...]     build dm-ssdstripe/dm-ssdstripe.ko
+#                       (KDIR=$(scripts/find-kdir sid) builds in the sid build root)
 #   make demo           boot 4 emulated NVMe SSDs in QEMU and show it working
 #   make check          every test: lint, KUnit (UML), QEMU integration suite
 #   make lint           checkpatch --strict, W=1 and sparse (C=2) builds
@@ -30,11 +31,14 @@ SOAK_SECS ?= 600
 
 all: module
 
+# Headers in the sid build root (scripts/find-kdir sid) only build in there.
+KMAKE = $(if $(shell $(CURDIR)/scripts/sid-root owns $(KDIR) 2>/dev/null && echo y),$(CURDIR)/scripts/sid-root make,$(MAKE))
+
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(KMAKE) -C $(KDIR) M=$(CURDIR) modules
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(KMAKE) -C $(KDIR) M=$(CURDIR) clean
 
 demo:
 	sh $(CURDIR)/qemu/demo.sh

@@ -2,11 +2,16 @@
 # Fetch a Debian kernel image (never installed on the host) and make sure the
 # matching headers are installed so the module can be built against it.
 #
-#   qemu/fetch-kernel.sh [6.12|6.1]     -> prints the ABI, e.g. 6.12.117+deb12-amd64
+#   qemu/fetch-kernel.sh [6.12|6.1|sid] -> prints the ABI, e.g. 6.12.117+deb12-amd64
 #
 # The image is unpacked with dpkg -x into $SSDSTRIPE_CACHE/kernels/<abi>/
 # (default /var/tmp/ssdstripe).  The newest version that has both an
 # -unsigned image and a headers package is chosen at run time.
+#
+# sid is Debian unstable's newest kernel (a 7.x when this was written).
+# Its packages come from sid through a private apt configuration and its
+# headers go into a sid build root (scripts/sid-root), never onto this host;
+# the header directory is written to <abi>/kdir in the cache.
 set -euo pipefail
 
 series=${1:-6.12}
@@ -25,12 +30,55 @@ apt_update_once() {
 	need_apt_update_done=1
 }
 
+if [ "$series" = sid ]; then
+	sid=$(cd "$(dirname "$0")/.." && pwd)/scripts/sid-root
+	abi=$("$sid" abi) || die "no sid kernel found"
+	log "series sid -> $abi"
+	kdir=$("$sid" kdir "$abi") || die "no headers for $abi in the sid build root"
+	kroot="$cache/kernels/$abi"
+	if [ ! -e "$kroot/.complete" ]; then
+		# Sid splits the image: linux-binary-unsigned-ABI (the vmlinuz),
+		# linux-modules-ABI, linux-base-ABI (System.map, modules.builtin...).
+		if "$sid" apt-cache show "linux-binary-unsigned-$abi" >/dev/null 2>&1; then
+			pkgs=("linux-binary-unsigned-$abi" "linux-modules-$abi" "linux-base-$abi")
+		else
+			pkgs=("linux-image-$abi-unsigned")
+		fi
+		log "downloading ${pkgs[*]}"
+		mkdir -p "$cache"
+		tmp=$(mktemp -d "$cache/dl.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		chmod 755 "$tmp"
+		(cd "$tmp" && "$sid" apt-get download "${pkgs[@]}" >&2) ||
+			die "cannot download ${pkgs[*]}"
+		rm -rf "$kroot"
+		mkdir -p "$kroot"
+		for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$kroot"; done
+		# The rig expects boot/vmlinuz-ABI and lib/modules/ABI.
+		[ -e "$kroot/lib" ] || ln -s usr/lib "$kroot/lib"
+		if [ ! -e "$kroot/boot/vmlinuz-$abi" ]; then
+			for v in vmlinuz vmlinuz.unsigned; do
+				[ -f "$kroot/lib/modules/$abi/$v" ] || continue
+				mkdir -p "$kroot/boot"
+				ln -s "../usr/lib/modules/$abi/$v" "$kroot/boot/vmlinuz-$abi"
+				break
+			done
+		fi
+		[ -e "$kroot/boot/vmlinuz-$abi" ] || die "no vmlinuz in ${pkgs[*]}"
+		[ -d "$kroot/lib/modules/$abi/kernel" ] || die "no modules in ${pkgs[*]}"
+		touch "$kroot/.complete"
+	fi
+	echo "$kdir" >"$kroot/kdir"
+	echo "$abi"
+	exit 0
+fi
+
 case "$series" in
 6.12) img_re='^linux-image-6\.12\.[0-9.]+\+deb12-amd64-unsigned$'
       abi_sed='s/^linux-image-\(6\.12\.[0-9.]*+deb12\)-amd64-unsigned$/\1/' ;;
 6.1)  img_re='^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$'
       abi_sed='s/^linux-image-\(6\.1\.0-[0-9]*\)-amd64-unsigned$/\1/' ;;
-*) die "unknown kernel series '$series' (use 6.12 or 6.1)" ;;
+*) die "unknown kernel series '$series' (use 6.12, 6.1 or sid)" ;;
 esac
 
 list_versions() {

@@ -2,7 +2,7 @@
 # Boot a Debian kernel in QEMU (TCG) with emulated NVMe SSDs and run the
 # dm-ssdstripe integration tests (or the demo) inside it.
 #
-#   qemu/run.sh [--kernel 6.12|6.1|debug] [--tests all|001,004] [--demo] [--shell]
+#   qemu/run.sh [--kernel 6.12|6.1|sid|debug] [--tests all|001,004] [--demo] [--shell]
 #               [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
 #               [--test-timeout SECS] [--guest-env VAR=VALUE,...]
@@ -52,6 +52,10 @@ mkdir -p "$cache"
 if [ "$series" = debug ]; then
 	abi=$("$repo/scripts/debug-kernel") || die "cannot build the debug kernel"
 fi
+# sid's first fetch makes its build root (minutes): not while holding the lock
+if [ "$series" = sid ]; then
+	"$here/fetch-kernel.sh" sid >/dev/null || die "cannot fetch kernel sid"
+fi
 # one guest at a time on this machine (shared cores, shared cache)
 exec 9>"$cache/qemu.lock"
 if ! flock -n 9; then
@@ -69,6 +73,8 @@ if [ "$series" = debug ]; then
 else
 	abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
 	kdir="/usr/src/linux-headers-$abi"
+	# headers that are not on this host (sid: in its build root)
+	[ -f "$cache/kernels/$abi/kdir" ] && kdir=$(cat "$cache/kernels/$abi/kdir")
 fi
 : "${timeout:=1800}" "${mem:=1024}" "${test_timeout:=300}"
 kroot="$cache/kernels/$abi"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # QEMU integration suite of dm-ssdstripe (used by `make check`).
 #
-#   scripts/check-integration.sh [--kernel 6.12|6.1] [--tests all|001,004] [run.sh options]
+#   scripts/check-integration.sh [--kernel 6.12|6.1|sid] [--tests all|001,004] [run.sh options]
 #
 # Fetches Debian's kernel image of the series (never installed on this host),
 # installs the matching headers, builds dm-ssdstripe.ko against them, builds

@@ -2,6 +2,8 @@
 # Data integrity: fio random writes with mixed block sizes (512B..1MiB,
 # unaligned to the chunk) verified with crc32c, over many geometries:
 # 1..8 members, chunks 8..2048 sectors (pow2 and not), non-zero offsets.
+# Overlapping writes are serialized (serialize_overlap): with blockalign
+# fio writes may overlap, and two in flight at once land in any order.
 . /tests/integration/lib.sh
 
 MB=${INTEGRITY_MB:-32}      # array size per geometry
@@ -56,7 +58,7 @@ for g in $(echo "$geoms" | tr ' ' ','); do
 		--bssplit=512/10:4k/20:12k/10:36k/10:64k/15:132k/15:512k/10:1m/10 \
 		--blockalign=512 --offset=512 --size=$(((len - 1) * 512)) \
 		--verify=crc32c --verify_fatal=1 --do_verify=1 --verify_backlog=32 \
-		--randrepeat=0 --output=/tmp/fio.out >/dev/null 2>&1; then
+		--serialize_overlap=1 --randrepeat=0 --output=/tmp/fio.out >/dev/null 2>&1; then
 		tail -n 30 /tmp/fio.out
 		failed="$failed $m/$chunk"
 	elif grep -q 'err= *[1-9]' /tmp/fio.out; then
