@@ -371,6 +371,14 @@ boot() {
 	else
 		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by the unit" "$el"
 	fi
+	# create -> status -> reboot -> assembled, for people to read
+	{
+		echo "## created in the rig guest"
+		cat "$work/transcript-create.txt"
+		echo "## booted with the $name initramfs, disks in the order $*"
+		grep -E '^(\[ *[0-9.]+\] dracut-initqueue\[[0-9]+\]: )?assembled root from' "$c" || true
+		sed -n '/^SSDSTRIPE-BOOT-ROOT/,/^SSDSTRIPE-BOOT-DONE/p' "$c" | grep -v $'^\e\\|^\[.*OK'
+	} >"$work/transcript-$name.txt"
 }
 if [ "$only" != dracut ]; then
 	boot initramfs-tools "$initrd_itools" "" data1 root2 data0 root0 root1
