@@ -4,7 +4,8 @@
 # Root file system on an ssdstripe array, booted by Debian's own initramfs
 # generators: make check's "boot" part.
 #
-#   qemu/boot-root.sh [--kernel 6.12|6.1] [--only initramfs-tools|dracut|dkms]
+#   qemu/boot-root.sh [--kernel 6.12|6.1]
+#                     [--only initramfs-tools|dracut|initramfs-tools-all|dkms]
 #                     [--timeout SECS] [--keep]
 #
 # 1. Builds (cached in $SSDSTRIPE_CACHE/boot, rebuilt when missing) two
@@ -20,7 +21,9 @@
 #    (initramfs-tools: BOOT root in /etc/ssdstripe.conf; dracut:
 #    ssdstripe.assemble=root on the command line), ssdstripe-assemble.service
 #    assembles data, ssdstripe-boot-report.service (qemu/boot-root-report)
-#    prints the result and powers off.
+#    prints the result and powers off.  A third boot (initramfs-tools-all)
+#    has the initramfs assemble everything (ssdstripe.assemble=all): the
+#    unit then finds nothing to do and must still succeed.
 # 5. DKMS: "dkms add" + "dkms build" of the tree in a bookworm chroot with
 #    Debian's dkms and the kernel's headers.
 # A boot passes when / is /dev/mapper/root, the unit succeeded, data is
@@ -40,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--only) only=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
-	-h | --help) sed -n '5,9p' "$0"; exit 0 ;;
+	-h | --help) sed -n '5,10p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -232,7 +235,9 @@ t0=$(date +%s)
 initrd_itools=$work/initrd-initramfs-tools.img
 initrd_dracut=$work/initrd-dracut.img
 rm -f "$initrd_itools" "$initrd_dracut"
-if [ "$only" != dracut ]; then
+# want NAME: is the boot NAME (or a prefix of it) among those to run
+want() { [ -z "$only" ] || [ "${only#"$1"}" != "$only" ]; }
+if want initramfs-tools; then
 	in_tree "$itools_root" mkinitramfs -o /boot/initrd.img-"$abi" "$abi" \
 		>"$work/mkinitramfs.log" 2>&1 ||
 		{ tail -n 20 "$work/mkinitramfs.log" >&2; die "mkinitramfs failed"; }
@@ -246,7 +251,7 @@ if [ "$only" != dracut ]; then
 	log "mkinitramfs: $(du -h "$initrd_itools" | cut -f1) ($(($(date +%s) - t0))s)"
 fi
 t0=$(date +%s)
-if [ "$only" != initramfs-tools ]; then
+if want dracut; then
 	in_tree "$dracut_root" dracut --no-hostonly --force --kver "$abi" --add ssdstripe \
 		--omit "plymouth" /boot/initrd-dracut.img >"$work/dracut.log" 2>&1 ||
 		{ tail -n 20 "$work/dracut.log" >&2; die "dracut failed"; }
@@ -343,10 +348,11 @@ result prepare PASS "arrays root (3 disks) and data (2 disks) created" "$el"
 sed -n 's/^PREP //p' "$prep_log.clean" >"$work/transcript-create.txt"
 
 # ---- boot -----------------------------------------------------------------
-# boot NAME INITRD EXTRA_APPEND SERIAL...
+# boot NAME INITRD EXTRA_APPEND unit|initramfs SERIAL...: the last but one
+# says who must assemble array data
 boot() {
-	local name=$1 initrd=$2 extra=$3 logf=$work/console-boot-$1.log rc=0 el why=''
-	shift 3
+	local name=$1 initrd=$2 extra=$3 data_by=$4 logf=$work/console-boot-$1.log rc=0 el why=''
+	shift 4
 	log "booting the $name initramfs, disks in the order $*"
 	qemu_run "$logf" "$initrd" "root=/dev/mapper/root ro $kcmd $extra" "$@" || rc=$?
 	el=$qemu_secs
@@ -358,7 +364,13 @@ boot() {
 	elif ! grep -qx 'SSDSTRIPE-BOOT-UNIT: success active status=0' "$c"; then
 		why="ssdstripe-assemble.service: $(sed -n 's/^SSDSTRIPE-BOOT-UNIT: //p' "$c")"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-DATA: active' "$c"; then why="array data is not active"
-	elif ! grep -q 'assembled data from' "$c"; then why="data was not assembled by ssdstripe-assemble.service"
+	elif [ "$data_by" = unit ] && ! grep -qE 'ssdstripe\[[0-9]+\]: assembled data from' "$c"; then
+		why="data was not assembled by ssdstripe-assemble.service"
+	elif [ "$data_by" = initramfs ] && ! grep -qE '^assembled data from' "$c"; then
+		why="data was not assembled in the initramfs"
+	elif [ "$data_by" = initramfs ] &&
+		! grep -qE 'ssdstripe\[[0-9]+\]: no inactive arrays found; active: (data root|root data)$' "$c"; then
+		why="ssdstripe-assemble.service did not find both arrays active"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-DATA-MOUNT: /dev/mapper/data written before the reboot' "$c"; then
 		why="/srv/data: $(sed -n 's/^SSDSTRIPE-BOOT-DATA-MOUNT: //p' "$c")"
 	fi
@@ -369,23 +381,27 @@ boot() {
 		grep -E 'ssdstripe|SSDSTRIPE' "$c" | tail -n 30 >&2 || true
 		result "boot-$name" FAIL "$why, see $logf" "$el"
 	else
-		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by the unit" "$el"
+		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by the $data_by" "$el"
 	fi
 	# create -> status -> reboot -> assembled, for people to read
 	{
 		echo "## created in the rig guest"
 		cat "$work/transcript-create.txt"
 		echo "## booted with the $name initramfs, disks in the order $*"
-		grep -E '^(\[ *[0-9.]+\] dracut-initqueue\[[0-9]+\]: )?assembled root from' "$c" || true
+		grep -E '^(\[ *[0-9.]+\] dracut-initqueue\[[0-9]+\]: )?assembled (root|data) from' "$c" || true
 		sed -n '/^SSDSTRIPE-BOOT-ROOT/,/^SSDSTRIPE-BOOT-DONE/p' "$c" | grep -v $'^\e\\|^\[.*OK'
 	} >"$work/transcript-$name.txt"
 }
-if [ "$only" != dracut ]; then
-	boot initramfs-tools "$initrd_itools" "" data1 root2 data0 root0 root1
+if [ -z "$only" ] || [ "$only" = initramfs-tools ]; then
+	boot initramfs-tools "$initrd_itools" "" unit data1 root2 data0 root0 root1
 fi
-if [ "$only" != initramfs-tools ]; then
+if want dracut; then
 	boot dracut "$initrd_dracut" "ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff" \
-		root1 data0 root2 data1 root0
+		unit root1 data0 root2 data1 root0
+fi
+if want initramfs-tools-all; then
+	boot initramfs-tools-all "$initrd_itools" "ssdstripe.assemble=all" initramfs \
+		root2 data1 root1 root0 data0
 fi
 
 if [ -z "$only" ]; then dkms_check; fi
