@@ -90,6 +90,10 @@ KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst
+# kbuild runs depmod only where it finds System.map (Debian's headers have
+# none); a DESTDIR without that kernel's modules.order is a staging tree
+DEPMOD = if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER); fi
 
 install: install-module install-tools
 
@@ -99,10 +103,7 @@ install-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install \
 		$(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
-	# kbuild runs depmod only where it finds System.map (Debian's headers
-	# have none); skip it for a DESTDIR without that kernel's modules.order
-	if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
-		depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER); fi
+	$(DEPMOD)
 
 install-tools:
 	install -D -m 0755 scripts/ssdstripe $(DESTDIR)$(SBINDIR)/ssdstripe
@@ -134,8 +135,7 @@ uninstall:
 	if [ -n "$(KVER)" ]; then \
 		rm -f $(MODDIR)/dm-ssdstripe.ko* $(MODDIR)/dm-ssdstripe/dm-ssdstripe.ko*; \
 		rmdir $(MODDIR)/dm-ssdstripe 2>/dev/null || true; \
-		if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
-			depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER); fi; \
+		$(DEPMOD); \
 	fi
 
 soak:
