@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--only) only=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
-	-h | --help) sed -n '5,10p' "$0"; exit 0 ;;
+	-h | --help) sed -n '6,9p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
