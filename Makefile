@@ -13,6 +13,12 @@
 #   make fuzz           long table/message fuzz run (FUZZ_COUNT, FUZZ_SEED)
 #   make soak           10-minute soak on the debug kernel (SOAK_SECS)
 #   make debug-kernel   just build (or find) the debug kernel
+#   make check-boot     root file system on an array, booted by mkinitramfs and dracut
+#   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool,
+#                       initramfs-tools hook, dracut module, systemd unit, docs;
+#                       DESTDIR and PREFIX (default /usr) are respected
+#   make install-tools  the same without the module (with DKMS, see dkms.conf)
+#   make uninstall
 #   make clean
 
 ifeq ($(KBUILD_MODULES),)
@@ -21,7 +27,8 @@ KDIR ?= $(shell $(CURDIR)/scripts/find-kdir)
 comma := ,
 
 .PHONY: all module clean demo check lint kunit integration bench \
-	check-debug debug-kernel fuzz soak
+	check-debug debug-kernel fuzz soak check-boot \
+	install install-module install-tools uninstall
 
 FUZZ_KERNEL ?= 6.12
 FUZZ_COUNT ?= 5000
@@ -68,6 +75,72 @@ fuzz:
 	bash $(CURDIR)/qemu/run.sh --kernel $(FUZZ_KERNEL) --tests 050 \
 		--test-timeout 86400 --timeout 90000 \
 		--guest-env SSD_FUZZ_COUNT=$(FUZZ_COUNT)$(if $(FUZZ_SEED),$(comma)SSD_FUZZ_SEED=$(FUZZ_SEED))
+
+check-boot:
+	SSDSTRIPE_CHECK_PARTS=boot bash $(CURDIR)/scripts/check
+
+# ---- install -------------------------------------------------------------
+PREFIX ?= /usr
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+DATADIR ?= $(PREFIX)/share
+SYSCONFDIR ?= /etc
+DOCDIR ?= $(DATADIR)/doc/dm-ssdstripe
+INITRAMFSDIR ?= $(DATADIR)/initramfs-tools
+DRACUTDIR ?= $(LIBDIR)/dracut/modules.d/90ssdstripe
+UNITDIR ?= $(LIBDIR)/systemd/system
+# kernel release of KDIR (its headers know it); lib/modules/<KVER>/updates
+KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+INSTALL_MOD_DIR ?= updates
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst
+# kbuild runs depmod only where it finds System.map (Debian's headers have
+# none); a DESTDIR without that kernel's modules.order is a staging tree
+DEPMOD = if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER); fi
+
+install: install-module install-tools
+
+install-module: module
+	@test -n "$(KVER)" || { echo "no kernel release in $(KDIR)" >&2; exit 1; }
+	# distribution headers (Debian's) carry no signing key: do not sign
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install \
+		$(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
+	$(DEPMOD)
+
+install-tools:
+	install -D -m 0755 scripts/ssdstripe $(DESTDIR)$(SBINDIR)/ssdstripe
+	install -D -m 0755 scripts/initramfs-tools/hooks/ssdstripe \
+		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe
+	install -D -m 0755 scripts/initramfs-tools/scripts/local-top/ssdstripe \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe
+	install -D -m 0755 scripts/dracut/90ssdstripe/module-setup.sh \
+		$(DESTDIR)$(DRACUTDIR)/module-setup.sh
+	install -D -m 0644 scripts/dracut/90ssdstripe/ssdstripe-assemble.sh \
+		$(DESTDIR)$(DRACUTDIR)/ssdstripe-assemble.sh
+	install -D -m 0644 scripts/systemd/ssdstripe-assemble.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
+	install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(DOCDIR)/ssdstripe.conf.example
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	# never overwrite an administrator's configuration
+	test -e $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf || \
+		install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/ssdstripe \
+		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
+	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR)
+	# the configuration goes only if nobody changed it
+	if cmp -s scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; then \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; fi
+	if [ -n "$(KVER)" ]; then \
+		rm -f $(MODDIR)/dm-ssdstripe.ko* $(MODDIR)/dm-ssdstripe/dm-ssdstripe.ko*; \
+		rmdir $(MODDIR)/dm-ssdstripe 2>/dev/null || true; \
+		$(DEPMOD); \
+	fi
 
 soak:
 	bash $(CURDIR)/qemu/run.sh --kernel $(SOAK_KERNEL) --tests 900 \
