@@ -194,9 +194,11 @@ log "trees ready ($(($(date +%s) - t0))s)"
 
 # the booted system: fstab, units, a quiet console
 r=$itools_root
+# data's device appears only when ssdstripe-assemble.service has run, after
+# udev settled: under TCG that took past systemd's 90 s device timeout once
 cat >"$r/etc/fstab" <<'EOF'
 /dev/mapper/root	/		ext4	errors=remount-ro	0 1
-/dev/mapper/data	/srv/data	ext4	defaults,nofail		0 2
+/dev/mapper/data	/srv/data	ext4	defaults,nofail,x-systemd.device-timeout=5min	0 2
 EOF
 echo ssdstripe-boot >"$r/etc/hostname"
 echo 5ddc0ffee0ddf00d5ddc0ffee0ddf00d >"$r/etc/machine-id"
