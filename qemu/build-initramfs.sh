@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the busybox initramfs for the dm-ssdstripe QEMU rig.
 #
-#   qemu/build-initramfs.sh --abi ABI --out FILE [--module dm-ssdstripe.ko]
+#   qemu/build-initramfs.sh --abi ABI --out FILE [--module dm-ssdstripe.ko] [--perf]
 #
 # ABI is what qemu/fetch-kernel.sh printed; the kernel modules come from the
 # unpacked image in $SSDSTRIPE_CACHE/kernels/ABI.  Userland: busybox-static
@@ -12,14 +12,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
-abi='' out='' module=''
+abi='' out='' module='' perf=''
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--abi) abi=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--module) module=$2; shift 2 ;;
-	*) echo "usage: $0 --abi ABI --out FILE [--module KO]" >&2; exit 2 ;;
+	--perf) perf=1; shift ;;	# the benchmark's profile (linux-perf, 30 MB)
+	*) echo "usage: $0 --abi ABI --out FILE [--module KO] [--perf]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$abi" ] || [ -z "$out" ]; then echo "usage: $0 --abi ABI --out FILE [--module KO]" >&2; exit 2; fi
@@ -56,6 +57,7 @@ want jq jq
 want cpio cpio
 want xz xz-utils
 want ldd libc-bin
+[ -n "$perf" ] && want /usr/bin/perf linux-perf
 if [ -n "$need_pkgs" ]; then
 	log "installing:$need_pkgs"
 	# shellcheck disable=SC2086
@@ -106,6 +108,7 @@ bins="
 /usr/sbin/blktrace /usr/bin/blkparse
 /usr/sbin/blkid /usr/bin/jq
 "
+[ -n "$perf" ] && bins="$bins /usr/bin/perf"
 for b in $bins; do copy_bin "$b"; done
 for l in mkfs.ext4 mkfs.ext3 mkfs.ext2; do ln -sf mke2fs "$root/usr/sbin/$l"; done
 ln -sf e2fsck "$root/usr/sbin/fsck.ext4"

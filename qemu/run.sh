@@ -5,8 +5,11 @@
 #   qemu/run.sh [--kernel 6.12|6.1|sid|debug] [--tests all|001,004] [--demo] [--shell]
 #               [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
-#               [--test-timeout SECS] [--guest-env VAR=VALUE,...]
+#               [--test-timeout SECS] [--guest-env VAR=VALUE,...] [--shard NAME]
 #
+# --shard NAME keeps this run's files (module build, initramfs, disk images)
+# apart, under run/<abi>-NAME, so that scripts/check-debug can run two guests
+# at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU lock.
 # --kernel debug boots the KASAN/lockdep/kmemleak kernel of scripts/debug-kernel
 # (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
@@ -20,7 +23,7 @@ repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
 series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
-module='' no_module='' logfile='' mem='' test_timeout='' guest_env=
+module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
@@ -38,7 +41,8 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--test-timeout) test_timeout=$2; shift 2 ;;
 	--guest-env) guest_env=$2; shift 2 ;;
-	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+	--shard) shard=$2; shift 2 ;;
+	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -58,7 +62,7 @@ if [ "$series" = sid ]; then
 fi
 # one guest at a time on this machine (shared cores, shared cache)
 exec 9>"$cache/qemu.lock"
-if ! flock -n 9; then
+if [ "${SSDSTRIPE_QEMU_LOCKED:-}" != 1 ] && ! flock -n 9; then
 	log "another run holds $cache/qemu.lock; waiting"
 	flock 9
 fi
@@ -78,13 +82,13 @@ else
 fi
 : "${timeout:=1800}" "${mem:=1024}" "${test_timeout:=300}"
 kroot="$cache/kernels/$abi"
-work="$cache/run/$abi"
+work="$cache/run/$abi${shard:+-$shard}"
 mkdir -p "$work"
 
 # ---- module --------------------------------------------------------------
 if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
 	if [ -d "$repo/dm-ssdstripe" ] && [ -e "$repo/Makefile" ]; then
-		bdir="$cache/build/$abi"
+		bdir="$cache/build/$abi${shard:+-$shard}"
 		log "building dm-ssdstripe.ko against $kdir (in $bdir)"
 		if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends make gcc >&2
@@ -106,7 +110,9 @@ fi
 [ -n "$no_module" ] && [ -z "$target" ] && target=striped
 
 initrd="$work/initramfs.cpio.gz"
-"$here/build-initramfs.sh" --abi "$abi" --out "$initrd" ${module:+--module "$module"} ||
+perf=''
+[ "$mode" = bench ] && perf=1	# the benchmark profiles map and end_io
+"$here/build-initramfs.sh" --abi "$abi" --out "$initrd" ${module:+--module "$module"} ${perf:+--perf} ||
 	die "initramfs build failed"
 
 # ---- disks ---------------------------------------------------------------

@@ -6,15 +6,18 @@
 #         p50_us=.. p99_us=.. cpu_us_per_io=..
 #   BENCH section=discard target=T members=N size_mib=M rep=R secs=..
 #         member_discards=a,b,c,..
-# and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs) or
-# quick (1 repetition, 1 s runs).
+#   BENCH section=profile target=T workload=W ios=.. samples=.. period_ns=..
+#   BENCH-SYM target=T workload=W samples=.. dso=D sym=S
+# and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs),
+# quick (1 repetition, 1 s runs) or profile (only the profile, section 0).
 # shellcheck disable=SC1091 # lib.sh is at /tests/integration in the guest
 . /tests/integration/lib.sh
 
 size=${1:-full}
 case $size in
-quick) REPS=1 RT=1 ;;
-*) REPS=3 RT=3 ;;
+quick) REPS=1 RT=1 PRT=2 ;;
+profile) REPS=1 RT=3 PRT=5 ;;	# only section 0
+*) REPS=3 RT=3 PRT=5 ;;
 esac
 CHUNK=128		# 64 KiB, the same for every striping target
 
@@ -125,12 +128,71 @@ bench_target() {
 
 modprobe dm-ssdstripe
 modprobe raid0
+plain="/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3"
+
+# --- 0. profile: where the CPU time of one I/O goes -----------------------
+# perf samples guest CPU 0 (cpu-clock: one sample per PROF_PERIOD ns of
+# CPU 0's time, busy or idle) while one fio job pinned there drives the
+# target over 4 plain null_blk members.  With irqmode=0 null_blk completes
+# in the submitter's context, so all an I/O costs runs on CPU 0, and
+# samples x period / I/Os is the time per I/O spent in each function.
+# Under TCG there are no hardware counters; a timer is what perf has.
+PROF_PERIOD=200000
+profile() {
+	command -v perf >/dev/null || { echo "BENCH-ERROR no perf in the guest"; return; }
+	modprobe null_blk nr_devices=4 gb=4 queue_mode=2 irqmode=0 memory_backed=0 \
+		submit_queues=2 hw_queue_depth=256 || { echo "BENCH-ERROR null_blk"; return; }
+	for _t in striped ssdstripe ssdstripe_nostats md_raid0; do
+		# shellcheck disable=SC2086
+		make_target "$_t" $plain || continue
+		for _wl in rr4k_qd32 rw4k_qd32; do
+			progress "profile $_t $_wl"
+			# shellcheck disable=SC2046
+			perf record -N -q -e cpu-clock -c "$PROF_PERIOD" -C 0 -o /tmp/perf.data -- \
+				fio --name=p --filename="$(target_dev "$_t" -)" --direct=1 \
+				--ioengine=libaio $(fio_args "$_wl") --cpus_allowed=0 \
+				--time_based --runtime="$PRT" --norandommap --randrepeat=0 \
+				--output-format=terse --terse-version=3 >/tmp/prof.fio 2>/dev/null ||
+				{ echo "BENCH-ERROR perf record $_t $_wl"; continue; }
+			# KiB read + written, 4 KiB each
+			_ios=$(awk -F';' 'NF > 90 {print int(($6 + $47) / 4)}' /tmp/prof.fio)
+			# lines: IP SYMBOL (DSO).  perf finds no module files
+			# here and calls every kernel symbol [kernel.kallsyms]:
+			# the module comes from /proc/kallsyms instead.
+			perf script -i /tmp/perf.data -F ip,sym,dso 2>/dev/null | awk \
+				-v t="$_t" -v wl="$_wl" -v ios="${_ios:-0}" -v per="$PROF_PERIOD" '
+			NR == FNR { if (NF == 4) mod[$3] = $4; next }
+			NF >= 2 {
+				dso = $NF; gsub(/[()]/, "", dso)
+				sym = NF >= 3 ? $2 : "[unknown]"
+				if (dso == "[kernel.kallsyms]" && (sym in mod)) dso = mod[sym]
+				n[sym " " dso]++; total++
+			}
+			END {
+				printf "BENCH section=profile target=%s workload=%s ios=%d samples=%d period_ns=%d\n",
+					t, wl, ios, total, per
+				for (k in n) {
+					split(k, a, " ")
+					printf "BENCH-SYM target=%s workload=%s samples=%d dso=%s sym=%s\n",
+						t, wl, n[k], a[2], a[1]
+				}
+			}' /proc/kallsyms -
+			rm -f /tmp/perf.data /tmp/prof.fio
+		done
+		remove_target "$_t"
+	done
+	rmmod null_blk
+}
+profile
+if [ "$size" = profile ]; then
+	echo "BENCH-DONE"
+	exit 0
+fi
 
 # --- 1. plain null_blk: the target's CPU cost per I/O dominates ----------
 progress "plain null_blk members"
 modprobe null_blk nr_devices=4 gb=4 queue_mode=2 irqmode=0 memory_backed=0 \
 	submit_queues=2 hw_queue_depth=256 || { echo "BENCH-ERROR null_blk"; exit 1; }
-plain="/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3"
 rep=1
 while [ $rep -le $REPS ]; do
 	for wl in rr4k_qd1 rr4k_qd32 rw4k_qd1 rw4k_qd32 sr128k sw128k sr1m sw1m; do
