@@ -4,6 +4,8 @@
 # both loaded at once, median of the IOPS ratios of 5 runs.  Prints it;
 # fails only on a gross regression (more than 10 % slower), because
 # software emulation is noisier than the 2 % goal this is measured against.
+# On the debug kernel the load still runs (under KASAN and lockdep) but the
+# cost is not judged: the test reports SKIP.
 . /tests/integration/lib.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
@@ -54,8 +56,10 @@ reads=$(cat "/sys/block/$(dm_sysname acc_on)/ssdstripe/members/0/read_ios")
 [ "$reads" -gt 0 ] || fail "accounting on counted no reads"
 [ "$(cat "/sys/block/$(dm_sysname acc_off)/ssdstripe/members/0/read_ios")" = 0 ] ||
 	fail "no_stats still counted"
-awk -v r="$ratio" 'BEGIN {exit !(r >= 0.90)}' ||
-	fail "accounting costs too much: on/off = $ratio"
 rm_array acc_on
 rm_array acc_off
+# KASAN instruments the counters and not what they are measured against
+debug_kernel && skip "cost not judged on the debug kernel (on/off $ratio); counting checked"
+awk -v r="$ratio" 'BEGIN {exit !(r >= 0.90)}' ||
+	fail "accounting costs too much: on/off = $ratio"
 pass "accounting on/off IOPS ratio $ratio (runs $ratios; median $on vs $off)"

@@ -23,6 +23,11 @@ skip() {
 	exit 77
 }
 pass() { [ $# -gt 0 ] && echo "$*" >"$SSD_REASON_FILE"; exit 0; }
+# the KASAN/lockdep kernel of scripts/debug-kernel (timings mean nothing there)
+debug_kernel() {
+	case $(uname -r) in *-ssddbg-*) return 0 ;; esac
+	[ -e /sys/kernel/debug/kmemleak ]
+}
 # run a command, fail the test with its output if it fails
 must() {
 	_out=$("$@" 2>&1) || { echo "$_out" | tail -n 20; fail "command failed: $*"; }
