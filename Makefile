@@ -57,7 +57,7 @@ lint:
 	bash $(CURDIR)/scripts/lint
 
 kunit:
-	sh $(CURDIR)/scripts/kunit.sh
+	bash $(CURDIR)/scripts/kunit.sh
 
 integration:
 	bash $(CURDIR)/scripts/check-integration.sh
