@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Turn the BENCH lines of one benchmark guest run into results.
 
-Usage: bench-report.py CONSOLE_LOG OUT_DIR [--command CMD]
+Usage: bench-report.py CONSOLE_LOG OUT_DIR [--command CMD] [--previous JSON]
+
+--previous compares with an earlier run's summary.json (or results.json):
+the head-to-head ratios agree when their ranges across repetitions overlap.
 
 Writes OUT_DIR/results.json (every measurement and the medians),
 OUT_DIR/results.md (tables: medians and ratios against the kernel's
@@ -148,12 +151,54 @@ def fmt(x, nd=2):
     return "n/a" if x != x else f"{x:.{nd}f}"
 
 
+def compare_md(prev, h2h_range, scaling, prof_json):
+    """This run against an earlier one: do the figures agree?"""
+    md = ["### Against the previous run", "",
+          f"Previous: `{prev.get('command', '?')}`.  Head-to-head ratios "
+          "agree when their ranges across repetitions overlap.", "",
+          "| workload | target | previous × striped (range) "
+          "| this run (range) | agree |", "|---|---|---|---|---|"]
+    agree = total = 0
+    for key, (m, lo, hi) in h2h_range.items():
+        p = prev.get("h2h_ratios", {}).get(key)
+        if not p or key.endswith("/striped"):
+            continue
+        ok = lo <= p[2] and p[1] <= hi
+        total += 1
+        agree += ok
+        wl, t = key.split("/")
+        md.append(f"| {wl} | {t} | {p[0]:.2f} ({p[1]:.2f}–{p[2]:.2f}) "
+                  f"| {m:.2f} ({lo:.2f}–{hi:.2f}) | {'yes' if ok else 'no'} |")
+    md += ["", f"{agree} of {total} head-to-head ratios agree.", ""]
+    ps = prev.get("scaling_at_8", {})
+    rows = [(k, ps[k], v) for k, v in scaling.items() if k in ps]
+    if rows:
+        md += ["| scaling at N=8 | previous | this run | difference |",
+               "|---|---|---|---|"]
+        md += [f"| {k} | {a:.2f} | {b:.2f} | {100 * (b - a) / a:+.1f} % |"
+               for k, a, b in rows if a]
+        md.append("")
+    pp = prev.get("profile_ns_per_io", {})
+    rows = [(k, pp[k].get("target", 0), v.get("target", 0))
+            for k, v in sorted(prof_json.items()) if k in pp]
+    if rows:
+        md += ["| profile: the target's own code, ns per I/O | previous "
+               "| this run |", "|---|---|---|"]
+        md += [f"| {k} | {a:.0f} | {b:.0f} |" for k, a, b in rows]
+        md.append("")
+    return md
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     log, out = sys.argv[1], sys.argv[2]
     command = sys.argv[sys.argv.index("--command") + 1] \
         if "--command" in sys.argv else "scripts/bench"
+    previous = None
+    if "--previous" in sys.argv:
+        with open(sys.argv[sys.argv.index("--previous") + 1]) as f:
+            previous = json.load(f)
     runs, syms, errors = parse(log)
     perf = [r for r in runs if r.get("section") in ("plain", "ssd", "h2h")]
     disc = [r for r in runs if r.get("section") == "discard"]
@@ -213,6 +258,7 @@ def main():
     # head to head: per-repetition ratios, all targets loaded at once
     h2h = [r for r in perf if r["section"] == "h2h"]
     h2h_ratio = {}
+    h2h_range = {}      # "wl/target" -> [median, min, max] of the ratios
     if h2h:
         md.append("### Head to head: the four targets loaded at the same time")
         md.append("")
@@ -245,6 +291,8 @@ def main():
                         per_rep.append(a[0]["iops"] / b[0]["iops"])
                 rr = statistics.median(per_rep) if per_rep else float("nan")
                 h2h_ratio[(wl, t)] = rr
+                if per_rep:
+                    h2h_range[f"{wl}/{t}"] = [rr, min(per_rep), max(per_rep)]
                 rng = (f"{min(per_rep):.2f}–{max(per_rep):.2f}"
                        if per_rep else "n/a")
                 md.append(
@@ -336,6 +384,8 @@ def main():
         one = all(c == "1" for c in str(counts).split(","))
         g.append(f"| 1 GiB discard: one bio per member | {counts} | "
                  f"{'met' if one else 'missed'} |")
+    if previous:
+        md += compare_md(previous, h2h_range, scaling, prof_json)
     md.insert(0, "")
     md.insert(0, "\n".join(["| goal | measured | |", "|---|---|---|"] + g))
     md.insert(0, "")
@@ -343,9 +393,16 @@ def main():
 
     with open(f"{out}/results.md", "w") as f:
         f.write("\n".join(md) + "\n")
+    # what a later run compares itself with (--previous)
+    with open(f"{out}/summary.json", "w") as f:
+        json.dump({"command": command, "h2h_ratios": h2h_range,
+                   "scaling_at_8": scaling, "profile_ns_per_io": prof_json},
+                  f, indent=1, sort_keys=True)
     with open(f"{out}/results.json", "w") as f:
         json.dump({"runs": runs, "syms": syms, "errors": errors,
                    "profile_ns_per_io": prof_json,
+                   "h2h_ratios": h2h_range, "scaling_at_8": scaling,
+                   "command": command,
                    "medians": [dict(zip(["section", "target", "members",
                                          "workload"], k), **v)
                                for k, v in med.items()],
