@@ -6,7 +6,11 @@
 #               [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
 #               [--test-timeout SECS] [--guest-env VAR=VALUE,...] [--shard NAME]
+#               [--append 'KERNEL ARGS']
 #
+# --append adds to the kernel command line (debugging the rig, e.g. an
+# rdinit= that does not exist shows what a kernel that dies before /init
+# does to a run: it is booted once more, and said so).
 # --shard NAME keeps this run's files (module build, initramfs, disk images)
 # apart, under run/<abi>-NAME, so that scripts/check-debug can run two guests
 # at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU lock.
@@ -23,7 +27,7 @@ repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
 series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
-module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard=''
+module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
@@ -42,7 +46,8 @@ while [ $# -gt 0 ]; do
 	--test-timeout) test_timeout=$2; shift 2 ;;
 	--guest-env) guest_env=$2; shift 2 ;;
 	--shard) shard=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	--append) append=$2; shift 2 ;;
+	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -174,6 +179,7 @@ cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_p
 cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests ssddisks=$disks ssdbench=$bench"
 cmdline+=" ssdtesttimeout=$test_timeout${guest_env:+ ssdenv=$guest_env}"
 [ -n "$target" ] && cmdline+=" ssdtarget=$target"
+[ -n "$append" ] && cmdline+=" $append"
 
 # shellcheck disable=SC2054  # commas belong to QEMU option values
 qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
@@ -187,34 +193,56 @@ qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
 
 log "kernel $abi, $disks NVMe x $disk_size, mode $mode, tests $tests, target ${target:-ssdstripe}"
 log "console log: $logfile"
-start=$(date +%s)
-measure_server &
-mpid=$!
-if [ "$mode" = shell ]; then
-	"${qemu[@]}" | tee "$logfile"
-	rc=0
-else
-	set +e
-	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$logfile" 2>&1 &
-	qpid=$!
-	# live progress
-	if [ "$mode" = demo ]; then
-		tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
-			sed -u -n 's/\r$//; s/^DEMO //p' &
+boot_failures=0
+while :; do
+	start=$(date +%s)
+	measure_server &
+	mpid=$!
+	if [ "$mode" = shell ]; then
+		"${qemu[@]}" | tee "$logfile"
+		rc=0
 	else
-		tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
-			grep --line-buffered -E '^(RESULT|=== RUN|ssdstripe-guest:|BENCH-PROGRESS)|^  ' &
+		set +e
+		timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$logfile" 2>&1 &
+		qpid=$!
+		# live progress
+		if [ "$mode" = demo ]; then
+			tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
+				sed -u -n 's/\r$//; s/^DEMO //p' &
+		else
+			tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
+				grep --line-buffered -E '^(RESULT|=== RUN|ssdstripe-guest:|BENCH-PROGRESS)|^  ' &
+		fi
+		tpid=$!
+		wait "$qpid"
+		rc=$?
+		sleep 0.5
+		kill "$tpid" 2>/dev/null
+		wait "$tpid" 2>/dev/null
+		set -e
 	fi
-	tpid=$!
-	wait "$qpid"
-	rc=$?
-	sleep 0.5
-	kill "$tpid" 2>/dev/null
-	wait "$tpid" 2>/dev/null
-	set -e
-fi
-kill "$mpid" 2>/dev/null || true
-wait "$mpid" 2>/dev/null || true
+	kill "$mpid" 2>/dev/null || true
+	wait "$mpid" 2>/dev/null || true
+	# A kernel that dies before /init prints its first line has loaded nothing
+	# of ours (the module, the tests and the tool all come from /init): that is
+	# a bug of the kernel we boot (seen once so far: a KASAN report in
+	# the debug kernel's early boot under TCG, in rcu_is_watching from an
+	# interrupt during arch_cpu_finalize_init).  Keep that console, say so, and
+	# boot once more; a second such failure, or any failure after /init
+	# started, fails the run as always.
+	if [ "$mode" != shell ] && [ "$boot_failures" = 0 ] &&
+		! grep -q '^ssdstripe-guest: kernel' "$logfile" &&
+		grep -q -E 'Kernel panic|BUG:' "$logfile"; then
+		boot_failures=1
+		cp "$logfile" "$logfile.boot-failure"
+		boot_note="the kernel died before /init ran ($(grep -m1 -E 'BUG:|Kernel panic' "$logfile" |
+			tr -d '\r' | sed 's/^\[[ 0-9.]*\] //')); booted again, that console is $logfile.boot-failure"
+		log "BOOT FAILURE: $boot_note"
+		: >"$logfile"
+		continue
+	fi
+	break
+done
 end=$(date +%s)
 elapsed=$((end - start))
 [ "$mode" = shell ] && exit 0
@@ -244,6 +272,7 @@ if grep -E "$bad_re" "$logfile.clean" | grep -v -E 'Command line:|command line:'
 	failed=1
 fi
 
+[ "$boot_failures" = 0 ] || log "note: $boot_note"
 if [ "$mode" = tests ]; then
 	echo
 	echo "=== dm-ssdstripe integration tests on $abi (target ${target:-ssdstripe}), ${elapsed}s ==="
