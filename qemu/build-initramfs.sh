@@ -60,9 +60,12 @@ want ldd libc-bin
 [ -n "$perf" ] && want /usr/bin/perf linux-perf
 if [ -n "$need_pkgs" ]; then
 	log "installing:$need_pkgs"
+	# Two runs at once (make check-debug's shards) both install on a fresh
+	# machine: wait for the other's dpkg lock instead of failing at once.
+	apt='apt-get -o DPkg::Lock::Timeout=900'
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need_pkgs >&2 ||
-		{ apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need_pkgs >&2; }
+	DEBIAN_FRONTEND=noninteractive $apt install -y -q --no-install-recommends $need_pkgs >&2 ||
+		{ $apt update -qq >&2; DEBIAN_FRONTEND=noninteractive $apt install -y -q --no-install-recommends $need_pkgs >&2; }
 fi
 busybox=/bin/busybox
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not statically linked (install busybox-static)"

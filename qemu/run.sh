@@ -73,7 +73,7 @@ if [ "${SSDSTRIPE_QEMU_LOCKED:-}" != 1 ] && ! flock -n 9; then
 fi
 
 command -v qemu-system-x86_64 >/dev/null ||
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-system-x86 >&2
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends qemu-system-x86 >&2
 
 if [ "$series" = debug ]; then
 	kdir=$(cat "$cache/kernels/$abi/kdir")
@@ -96,7 +96,7 @@ if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
 		bdir="$cache/build/$abi${shard:+-$shard}"
 		log "building dm-ssdstripe.ko against $kdir (in $bdir)"
 		if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends make gcc >&2
+			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends make gcc >&2
 		fi
 		rm -rf "$bdir"
 		mkdir -p "$bdir"
