@@ -6,7 +6,7 @@
 # fio writes may overlap, and two in flight at once land in any order.
 . /tests/integration/lib.sh
 
-MB=${INTEGRITY_MB:-32}      # array size per geometry
+MB=${INTEGRITY_MB:-$(scaled 32)}	# array size per geometry (8 on the debug kernel)
 nd=$(ndisks)
 # members chunk_sectors offset_base
 geoms="

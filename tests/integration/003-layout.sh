@@ -10,7 +10,7 @@ nd=$(ndisks)
 
 run_ops() { # TARGETNAME M CHUNK -> prints md5 of each member region
 	tgt=$1 m=$2 chunk=$3
-	per=$(( (20 * 2048 / m) / chunk * chunk ))
+	per=$(( ($(scaled 20 8) * 2048 / m) / chunk * chunk ))
 	len=$((per * m))
 	reset_disks
 	args='' i=0

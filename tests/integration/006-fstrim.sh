@@ -13,8 +13,8 @@ must mkfs.ext4 -q -F -E nodiscard /dev/mapper/t006
 mkdir -p /mnt/t006
 must mount -t ext4 -o nodiscard /dev/mapper/t006 /mnt/t006
 pat=$(pattern_file 8)
-mb=0
-while [ $mb -lt 160 ]; do dd if="$pat" of=/mnt/t006/f.$mb bs=1M count=8 2>/dev/null; mb=$((mb + 8)); done
+mb=0 fill=$(scaled 160 40)
+while [ $mb -lt "$fill" ]; do dd if="$pat" of=/mnt/t006/f.$mb bs=1M count=8 2>/dev/null; mb=$((mb + 8)); done
 sync
 b1=$(host_blocks) || fail "host measurement failed"
 rm -f /mnt/t006/f.*

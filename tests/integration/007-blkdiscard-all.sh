@@ -9,8 +9,8 @@ per=$((384 * 640))  # 120 MiB per member
 # shellcheck disable=SC2086
 mk_array t007 "$(stripe_table "$TARGET" $((m * per)) $chunk $args)"
 pat=$(pattern_file 8)
-i=0
-while [ $i -lt 12 ]; do dd if="$pat" of=/dev/mapper/t007 bs=1M count=8 seek=$((i * 8)) 2>/dev/null; i=$((i + 1)); done
+i=0 n=$(scaled 12 3)	# 8 MiB writes
+while [ $i -lt "$n" ]; do dd if="$pat" of=/dev/mapper/t007 bs=1M count=8 seek=$((i * 8)) 2>/dev/null; i=$((i + 1)); done
 sync
 b1=$(host_blocks) || fail "host measurement failed"
 /usr/sbin/blkdiscard /dev/mapper/t007 || fail "blkdiscard failed"
@@ -19,7 +19,7 @@ log "host blocks before: $b1 after: $b2"
 i=0
 for b in $b1; do
 	[ $i -lt $m ] || break
-	[ "$b" -ge $((96 * 2048 * 9 / 10 / m)) ] || fail "ssd$i had only $b blocks allocated before discard"
+	[ "$b" -ge $((n * 8 * 2048 * 9 / 10 / m)) ] || fail "ssd$i had only $b blocks allocated before discard"
 	i=$((i + 1))
 done
 i=0
