@@ -10,7 +10,7 @@
 S=262144			# 128 MiB per member
 H=$((S / 2))
 d0=$(disk 0) d1=$(disk 1) d2=$(disk 2) d3=$(disk 3)
-must dmsetup create hf_slow --table "0 $S delay $d1 0 40"
+must dmsetup create hf_slow --table "0 $S delay $d1 0 $(slow_delay_ms)"
 printf '0 %s linear %s 0\n%s %s error\n' "$H" "$d2" "$H" "$H" |
 	dmsetup create hf_bad || fail "cannot create the half-error member"
 
@@ -21,21 +21,20 @@ uevent sh -c '[ -n "$SSDSTRIPE_MEMBER" ] &&
 	echo "$SSDSTRIPE_MEMBER $SSDSTRIPE_STATE $SSDSTRIPE_DEVICE $SSDSTRIPE_ARRAY_STATE" >>'"$uev" &
 uev_pid=$!
 
-# The debug kernel completes a few I/Os a window: judge on 4, not 16.
-set --
-debug_kernel && set -- -- min_ios 4
+# shellcheck disable=SC2046 # feature words
 mk_array hf "$(stripe_table ssdstripe $((4 * S)) 128 "$d0" 0 \
-	/dev/mapper/hf_slow 0 /dev/mapper/hf_bad 0 "$d3" 0 "$@")"
+	/dev/mapper/hf_slow 0 /dev/mapper/hf_bad 0 "$d3" 0 $(health_opts))"
 top=/sys/block/$(dm_sysname hf)/ssdstripe
 ev=$(dmsetup info -c --noheadings -o events hf | tr -d ' ')
 dmsetup wait hf "$ev" >/dev/null 2>&1 &
 wait_pid=$!
 
-log "12 s of mixed random I/O"
+secs=$(health_secs 12)
+log "$secs s of mixed random I/O"
 fio --name=mixed --filename=/dev/mapper/hf --direct=1 --ioengine=libaio \
-	--iodepth=8 --rw=randrw --bs=4k --time_based --runtime=12 \
+	--iodepth=8 --rw=randrw --bs=4k --time_based --runtime="$secs" \
 	--continue_on_error=all --output=/tmp/fio.$$ >/dev/null 2>&1
-sleep 2
+sleep "$(health_secs 2)"
 
 states=""
 for i in 0 1 2 3; do states="$states $(cat "$top/members/$i/state")"; done

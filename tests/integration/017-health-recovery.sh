@@ -6,28 +6,26 @@
 
 S=131072
 d0=$(disk 0) d1=$(disk 1) d2=$(disk 2)
-must dmsetup create hr_m1 --table "0 $S delay $d1 0 40"
+must dmsetup create hr_m1 --table "0 $S delay $d1 0 $(slow_delay_ms)"
 must dmsetup create hr_m2 --table "0 $S linear $d2 0"
-# The debug kernel completes a few I/Os a window: judge on 4, not 16.
-set --
-debug_kernel && set -- -- min_ios 4
+# shellcheck disable=SC2046 # feature words
 mk_array hr "$(stripe_table ssdstripe $((3 * S)) 64 "$d0" 0 \
-	/dev/mapper/hr_m1 0 /dev/mapper/hr_m2 0 "$@")"
+	/dev/mapper/hr_m1 0 /dev/mapper/hr_m2 0 $(health_opts))"
 top=/sys/block/$(dm_sysname hr)/ssdstripe
 st() { cat "$top/members/$1/state"; }
 
 load() { # SECONDS
 	fio --name=load --filename=/dev/mapper/hr --direct=1 --ioengine=libaio \
-		--iodepth=8 --rw=randrw --bs=4k --time_based --runtime="$1" \
+		--iodepth=8 --rw=randrw --bs=4k --time_based --runtime="$(health_secs "$1")" \
 		--continue_on_error=all --output=/dev/null >/dev/null 2>&1
 }
 
 # Idle: nothing may change over several windows.
-sleep 4
+sleep "$(health_secs 4)"
 [ "$(st 0) $(st 1) $(st 2)" = "ok ok ok" ] || fail "idle array flapped"
 
 load 8
-[ "$(st 1)" = slow ] || fail "member 1 not slow under 40 ms delay: $(st 1)"
+[ "$(st 1)" = slow ] || fail "member 1 not slow under $(slow_delay_ms) ms delay: $(st 1)"
 
 # Take member 2 away (every I/O fails), then give it back.
 swap_table hr_m2 "0 $S error"
@@ -43,7 +41,7 @@ log "after recovery: $(st 0) $(st 1) $(st 2), array $(cat "$top/state")"
 [ "$(st 2)" = ok ] || fail "member 2 did not recover: $(st 2)"
 [ "$(cat "$top/state")" = optimal ] || fail "array not optimal again"
 
-sleep 4
+sleep "$(health_secs 4)"
 [ "$(st 0) $(st 1) $(st 2)" = "ok ok ok" ] || fail "flapped after recovery"
 rm_array hr
 must dmsetup remove hr_m1
