@@ -25,11 +25,13 @@ run_ops() { # TARGETNAME M CHUNK -> prints md5 of each member region
 	dd if="$pat" of=$dev bs=512 skip=7 seek=$((len - len / 2048 * 2048)) count=$((len % 2048)) conv=fsync 2>/dev/null
 	# odd-sized, unaligned writes
 	xfs_io -c "pwrite -q -i $pat -s 4097 1000003 77777" -c "pwrite -q -i $pat -s 0 5000000 1234567" -c fsync $dev
-	# discards and write-zeroes with unaligned edges
-	/usr/sbin/blkdiscard -o $((5 * 512)) -l $((7 * 512)) $dev
-	/usr/sbin/blkdiscard -o $((3 * 512 + chunk * 512)) -l $((chunk * 512 * 5 + 512 * 11)) $dev
-	/usr/sbin/blkdiscard -o $((len * 512 / 2 + 512)) -l $((len * 512 / 4)) $dev
-	/usr/sbin/blkdiscard -z -o $((len * 512 / 3 + 1024)) -l $((chunk * 512 * 3 + 1536)) $dev
+	# discards and write-zeroes with edges off the chunk grid (sector
+	# aligned: the block layer refuses anything else)
+	half=$((len / 2)) third=$((len / 3)) quarter=$((len / 4))
+	must /usr/sbin/blkdiscard -o $((5 * 512)) -l $((7 * 512)) $dev >&2
+	must /usr/sbin/blkdiscard -o $((3 * 512 + chunk * 512)) -l $((chunk * 512 * 5 + 512 * 11)) $dev >&2
+	must /usr/sbin/blkdiscard -o $((half * 512 + 512)) -l $((quarter * 512)) $dev >&2
+	must /usr/sbin/blkdiscard -z -o $((third * 512 + 1024)) -l $((chunk * 512 * 3 + 1536)) $dev >&2
 	sync
 	rm_array t003 >&2
 	i=0
@@ -50,8 +52,9 @@ n=0
 for g in 4,24 3,128 2,8 4,2048 3,40; do
 	m=${g%,*} chunk=${g#*,}
 	[ "$m" -le "$nd" ] || continue
-	a=$(run_ops striped "$m" "$chunk")
-	b=$(run_ops "$TARGET" "$m" "$chunk")
+	# a failure inside run_ops has written its reason already
+	a=$(run_ops striped "$m" "$chunk") || exit 1
+	b=$(run_ops "$TARGET" "$m" "$chunk") || exit 1
 	log "members $m chunk $chunk: striped [$(echo "$a" | cut -c1-16 | tr '\n' ' ')] $TARGET [$(echo "$b" | cut -c1-16 | tr '\n' ' ')]"
 	[ "$a" = "$b" ] || { echo "striped: $a"; echo "$TARGET: $b"; fail "member bytes differ from striped for $m members, chunk $chunk"; }
 	n=$((n + 1))
