@@ -10,6 +10,7 @@
 #   make lint           checkpatch --strict, W=1 and sparse (C=2) builds
 #   make bench          ssdstripe vs striped vs md raid0 in one guest run
 #   make check-debug    integration suite on the KASAN/lockdep/kmemleak kernel
+#                       (ALL=1: the tool tests 020-029 too, 5 hours or more)
 #   make fuzz           long table/message fuzz run (FUZZ_COUNT, FUZZ_SEED)
 #   make soak           10-minute soak on the debug kernel (SOAK_SECS)
 #   make debug-kernel   just build (or find) the debug kernel
@@ -66,7 +67,8 @@ bench:
 	bash $(CURDIR)/scripts/bench
 
 check-debug:
-	SSDSTRIPE_CHECK_PARTS=int-debug bash $(CURDIR)/scripts/check
+	SSDSTRIPE_CHECK_PARTS=int-debug $(if $(ALL),SSDSTRIPE_CHECK_DEBUG_ALL=1) \
+		bash $(CURDIR)/scripts/check
 
 debug-kernel:
 	bash $(CURDIR)/scripts/debug-kernel
