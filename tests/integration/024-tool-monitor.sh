@@ -36,7 +36,17 @@ swap_table ssl2 "0 $S error"
 fio --name=load --filename=/dev/mapper/mon --direct=1 --ioengine=libaio --iodepth=4 \
 	--rw=randrw --bs=4k --time_based --runtime=6 --continue_on_error=all \
 	>/dev/null 2>&1
-sleep 3
+# The hook fires as soon as a poll sees the change; the textfile is written
+# at the end of that poll, which under TCG on a loaded host can take
+# seconds.  Wait for it (30 s at most) before stopping the monitor, so the
+# checks below judge what it wrote, not where a fixed sleep cut it off.
+bad2='^ssdstripe_member_state\{array="mon",member="2",device="[^"]*",state="(erroring|failed)"\} 1$'
+i=0
+until grep -qE "$bad2" "$prom"; do
+	i=$((i + 1))
+	[ $i -gt 60 ] && break
+	sleep 0.5
+done
 kill "$mpid"
 wait "$mpid" 2>/dev/null
 log "events: $(tr '\n' ';' <"$ev")"
@@ -53,7 +63,7 @@ while read -r _e _a _m _d _o new arr; do
 	*) fail "inconsistent event: member $_m $new with array $arr" ;;
 	esac
 done <"$ev"
-grep -qE '^ssdstripe_member_state\{array="mon",member="2",device="[^"]*",state="(erroring|failed)"\} 1$' "$prom" ||
+grep -qE "$bad2" "$prom" ||
 	fail "textfile after the fault: $(grep member_state "$prom")"
 grep -qE '^ssdstripe_member_errors_total\{array="mon",member="2",device="[^"]*"\} [1-9]' "$prom" ||
 	fail "no errors in the textfile: $(grep errors "$prom")"
