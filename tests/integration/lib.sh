@@ -12,8 +12,13 @@ MEASURE_PORT_NAME=org.ssdstripe.measure
 
 # ---- reporting ---------------------------------------------------------
 log() { echo "  [$(basename "$0" .sh)] $*"; }
+# fail REASON: end the test as failed.  Inside a command substitution or
+# other subshell the exit ends only the subshell, so the reason is also
+# kept in REASON_FILE.failed, and the runner fails a test that left one
+# whatever its exit status.
 fail() {
 	echo "$*" >"$SSD_REASON_FILE"
+	echo "$*" >"$SSD_REASON_FILE.failed"
 	log "FAIL: $*"
 	exit 1
 }

@@ -30,7 +30,7 @@ for t in "$dir"/[0-9][0-9][0-9]-*.sh; do
 	selected "$name" || continue
 	echo "=== RUN $name"
 	export SSD_REASON_FILE="/tmp/reason.$name"
-	rm -f "$SSD_REASON_FILE"
+	rm -f "$SSD_REASON_FILE" "$SSD_REASON_FILE.failed"
 	kmsg_mark "begin $name"
 	t0=$(date +%s)
 	timeout "$per_test_timeout" sh "$t"
@@ -43,6 +43,10 @@ for t in "$dir"/[0-9][0-9][0-9]-*.sh; do
 	124|143) st=FAIL; reason="timeout after ${per_test_timeout}s ${reason}" ;;
 	*) st=FAIL; [ -n "$reason" ] || reason="exit status $rc" ;;
 	esac
+	# fail() in a subshell (a command substitution) the test went past
+	if [ "$st" != FAIL ] && [ -e "$SSD_REASON_FILE.failed" ]; then
+		st=FAIL reason="in a subshell: $(head -n 1 "$SSD_REASON_FILE.failed")"
+	fi
 	cleanup_all
 	left=$(dmsetup ls 2>/dev/null | grep -v '^No devices found')
 	[ -n "$left" ] && echo "  warning: devices left after cleanup: $left"
