@@ -21,12 +21,7 @@ ssdstripe monitor --interval 1 --textfile "$prom" \
 	--exec 'echo "$SSDSTRIPE_EVENT $SSDSTRIPE_ARRAY $SSDSTRIPE_MEMBER $SSDSTRIPE_DEVICE $SSDSTRIPE_OLD_STATE $SSDSTRIPE_STATE $SSDSTRIPE_ARRAY_STATE" >>'"$ev" \
 	>/tmp/monitor.out 2>&1 &
 mpid=$!
-i=0
-until [ -s "$prom" ]; do
-	i=$((i + 1))
-	[ $i -gt 60 ] && fail "no textfile 30 s after monitor started"
-	sleep 0.5
-done
+wait_until 30 test -s "$prom" || fail "no textfile 30 s after monitor started"
 [ -s "$ev" ] && fail "hook fired on a healthy array: $(cat "$ev")"
 grep -q '^ssdstripe_member_state{array="mon",member="2",device="[^"]*",state="ok"} 1$' "$prom" ||
 	fail "textfile before the fault: $(cat "$prom")"
@@ -41,12 +36,7 @@ fio --name=load --filename=/dev/mapper/mon --direct=1 --ioengine=libaio --iodept
 # seconds.  Wait for it (30 s at most) before stopping the monitor, so the
 # checks below judge what it wrote, not where a fixed sleep cut it off.
 bad2='^ssdstripe_member_state\{array="mon",member="2",device="[^"]*",state="(erroring|failed)"\} 1$'
-i=0
-until grep -qE "$bad2" "$prom"; do
-	i=$((i + 1))
-	[ $i -gt 60 ] && break
-	sleep 0.5
-done
+wait_until 30 grep -qE "$bad2" "$prom" || log "textfile still without the fault after 30 s"
 kill "$mpid"
 wait "$mpid" 2>/dev/null
 log "events: $(tr '\n' ';' <"$ev")"

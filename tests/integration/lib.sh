@@ -421,6 +421,17 @@ wait_state() {
 		sleep 1
 	done
 }
+# wait_until SECS CMD...: run CMD every half second until it succeeds;
+# returns non-zero if it has not after SECS seconds
+wait_until() {
+	_w=$(($1 * 2))
+	shift
+	until "$@"; do
+		_w=$((_w - 1))
+		[ "$_w" -ge 0 ] || return 1
+		sleep 0.5
+	done
+}
 # all_quiet TOP NMEMBERS: nothing in flight on any member
 all_quiet() {
 	_k=0
