@@ -34,6 +34,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
+# shellcheck source=qemu/console.sh
+. "$here/console.sh"
 bcache=$cache/boot
 
 series=6.12 only='' timeout=900 keep=''
@@ -290,8 +292,7 @@ drives() {
 }
 
 exec 9>"$cache/qemu.lock"
-qemu_t0=0 qemu_secs=0
-bad_re='BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN|Kernel panic|UBSAN'
+qemu_t0=0 qemu_secs=0 qemu_note=''
 kcmd="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
 kcmd+=" mitigations=off modprobe.blacklist=kvm,kvm_amd,kvm_intel,powernow_k8"
 # A full system's udev loads dozens of modules at once on two emulated CPUs
@@ -299,9 +300,11 @@ kcmd+=" mitigations=off modprobe.blacklist=kvm,kvm_amd,kvm_intel,powernow_k8"
 # vmalloc) with no fault of ours.  60 s (lockups reported after 120 s) still
 # catches a real hang, and every report still fails the boot.
 kcmd+=" watchdog_thresh=60"
-# qemu_run LOG INITRD APPEND SERIAL...: one guest under the rig's lock
+# qemu_run LOG INITRD APPEND SERIAL...: one guest under the rig's lock.  A
+# kernel that dies before /init (console.sh) is booted once more, and
+# qemu_note says so; nothing has touched the disks then.
 qemu_run() {
-	local logf=$1 initrd=$2 append=$3 rc
+	local logf=$1 initrd=$2 append=$3 rc early
 	shift 3
 	local -a args
 	mapfile -t args < <(drives "$@")
@@ -312,13 +315,20 @@ qemu_run() {
 		flock 9
 		log "waited $(($(date +%s) - w0))s for the lock"
 	fi
-	qemu_t0=$(date +%s)
-	set +e
-	timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m 1024 \
-		-nographic -no-reboot -nic none -kernel "$kroot/boot/vmlinuz-$abi" \
-		-initrd "$initrd" -append "$append" "${args[@]}" </dev/null >"$logf" 2>&1
-	rc=$?
-	set -e
+	qemu_t0=$(date +%s) qemu_note=''
+	while :; do
+		set +e
+		timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m 1024 \
+			-nographic -no-reboot -nic none -kernel "$kroot/boot/vmlinuz-$abi" \
+			-initrd "$initrd" -append "$append" "${args[@]}" </dev/null >"$logf" 2>&1
+		rc=$?
+		set -e
+		[ -z "$qemu_note" ] || break
+		early=$(died_before_init "$logf" 'Run /init as init process') || break
+		cp "$logf" "$logf.boot-failure"
+		qemu_note="the kernel died before /init ran ($early); booted again, that console is $logf.boot-failure"
+		log "BOOT FAILURE: $qemu_note"
+	done
 	flock -u 9
 	# RESULT times are the guest's own, without the wait for the lock
 	qemu_secs=$(($(date +%s) - qemu_t0))
@@ -327,7 +337,7 @@ qemu_run() {
 }
 # console_bad LOG: print the console findings, true if there are any
 console_bad() {
-	grep -E "$bad_re" "$1.clean" | grep -v -E 'Command line:|command line:' | head -n 20 | grep .
+	grep -E "$console_bad_re" "$1.clean" | grep -v -E 'Command line:|command line:' | head -n 20 | grep .
 }
 
 # ---- create the arrays ----------------------------------------------------
@@ -347,11 +357,11 @@ qemu_run "$prep_log" "$work/prep.cpio.gz" "$kcmd ssddisks=6" \
 el=$qemu_secs
 if [ "$rc" != 0 ] || ! grep -q '^BOOTROOT-PREP: done' "$prep_log.clean" || console_bad "$prep_log" >&2; then
 	grep -E '^BOOTROOT-PREP|^PREP' "$prep_log.clean" | tail -n 20 >&2 || true
-	result prepare FAIL "qemu rc $rc, see $prep_log" "$el"
+	result prepare FAIL "qemu rc $rc, see $prep_log${qemu_note:+; $qemu_note}" "$el"
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
-result prepare PASS "arrays root (3 disks) and data (2 disks) created" "$el"
+result prepare PASS "arrays root (3 disks) and data (2 disks) created${qemu_note:+; $qemu_note}" "$el"
 sed -n 's/^PREP //p' "$prep_log.clean" >"$work/transcript-create.txt"
 
 # ---- boot -----------------------------------------------------------------
@@ -386,9 +396,9 @@ boot() {
 	fi
 	if [ -n "$why" ]; then
 		grep -E 'ssdstripe|SSDSTRIPE' "$c" | tail -n 30 >&2 || true
-		result "boot-$name" FAIL "$why, see $logf" "$el"
+		result "boot-$name" FAIL "$why, see $logf${qemu_note:+; $qemu_note}" "$el"
 	else
-		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by the $data_by" "$el"
+		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by the $data_by${qemu_note:+; $qemu_note}" "$el"
 	fi
 	# create -> status -> reboot -> assembled, for people to read
 	{

@@ -25,6 +25,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
+# shellcheck source=qemu/console.sh
+. "$here/console.sh"
 
 series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
 module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
@@ -228,20 +230,14 @@ while :; do
 	fi
 	kill "$mpid" 2>/dev/null || true
 	wait "$mpid" 2>/dev/null || true
-	# A kernel that dies before /init prints its first line has loaded nothing
-	# of ours (the module, the tests and the tool all come from /init): that is
-	# a bug of the kernel we boot (seen once so far: a KASAN report in
-	# the debug kernel's early boot under TCG, in rcu_is_watching from an
-	# interrupt during arch_cpu_finalize_init).  Keep that console, say so, and
-	# boot once more; a second such failure, or any failure after /init
-	# started, fails the run as always.
+	# A kernel that dies before our /init prints its first line: boot once
+	# more (console.sh says why); a second such failure, or any failure after
+	# /init started, fails the run as always.
 	if [ "$mode" != shell ] && [ "$boot_failures" = 0 ] &&
-		! grep -q '^ssdstripe-guest: kernel' "$logfile" &&
-		grep -q -E 'Kernel panic|BUG:' "$logfile"; then
+		early=$(died_before_init "$logfile" '^ssdstripe-guest: kernel'); then
 		boot_failures=1
 		cp "$logfile" "$logfile.boot-failure"
-		boot_note="the kernel died before /init ran ($(grep -m1 -E 'BUG:|Kernel panic' "$logfile" |
-			tr -d '\r' | sed 's/^\[[ 0-9.]*\] //')); booted again, that console is $logfile.boot-failure"
+		boot_note="the kernel died before /init ran ($early); booted again, that console is $logfile.boot-failure"
 		log "BOOT FAILURE: $boot_note"
 		: >"$logfile"
 		continue
@@ -266,12 +262,8 @@ if ! grep -q '^ssdstripe-guest: done' "$logfile.clean"; then
 	log "guest did not finish its run"
 	failed=1
 fi
-bad_re='BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN|Kernel panic|UBSAN'
-# the debug kernel's checkers (lockdep, debug objects, list debugging, kmemleak)
-bad_re+='|possible circular locking|possible recursive locking|INFO: trying to register non-static key'
-bad_re+='|DEBUG_LOCKS_WARN|ODEBUG:|list_add corruption|list_del corruption|unreferenced object'
 # the kernel echoes its command line (hung_task_panic=...): not a finding
-if grep -E "$bad_re" "$logfile.clean" | grep -v -E 'Command line:|command line:' >"$work/console-bad.txt"; then
+if grep -E "$console_bad_re" "$logfile.clean" | grep -v -E 'Command line:|command line:' >"$work/console-bad.txt"; then
 	log "console check FAILED:"
 	head -n 20 "$work/console-bad.txt" >&2
 	failed=1
