@@ -23,7 +23,8 @@ console_bad_re+='|DEBUG_LOCKS_WARN|ODEBUG:|list_add corruption|list_del corrupti
 # in rcu_is_watching from an interrupt during arch_cpu_finalize_init; and
 # "Oops: int3" in sched_clock_cpu on Debian's 6.12, when the other vCPU
 # ran into the breakpoint that text_poke_bp had already taken out again
-# ("sched_clock: Marking stable" flips a static key 3.7 s into the boot).
+# ("sched_clock: Marking stable" flips a static key 3.7 s into the boot);
+# and "Oops: int3" on the debug kernel too, in run_timer_softirq.
 died_before_init() {
 	local logf=$1 init_re=$2
 	grep -q -E "$init_re" "$logf" && return 1
