@@ -22,12 +22,9 @@ fio_pid=$!
 sleep 3
 log "unplugging ssd3 ($victim): $(host_unplug 3)"
 
-i=0
-while [ "$(cat "$top/members/3/state")" != failed ]; do
-	i=$((i + 1))
-	[ $i -gt 30 ] && fail "member 3 not failed 30 s after unplug: $(cat "$top/members/3/state")"
-	sleep 1
-done
+t_unplug=$(date +%s)
+wait_state "$top" 3 failed 30
+i=$(($(date +%s) - t_unplug))
 log "member 3 failed after ${i}s; $victim present: $([ -e "/sys/block/$victim" ] && echo yes || echo no)"
 [ "$(cat "$top/state")" = failed ] || fail "array state $(cat "$top/state")"
 for m in 0 1 2; do
