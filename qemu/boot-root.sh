@@ -34,8 +34,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
-# shellcheck source=qemu/console.sh
-. "$here/console.sh"
+# shellcheck source=qemu/rig.sh
+. "$here/rig.sh"
 bcache=$cache/boot
 
 series=6.12 only='' timeout=900 keep=''
@@ -280,18 +280,6 @@ truncate -s "%4096" "$img/rootfs-tar.img"
 log "root file system tarball: $(du -h "$img/rootfs-tar.img" | cut -f1)"
 [ -n "$keep" ] || rm -rf "$itools_root" "$dracut_root"
 
-# drives SERIAL...: QEMU arguments for these disks, in this order
-drives() {
-	local i=0 s
-	for s in "$@"; do
-		printf '%s\n' -drive "if=none,id=d$i,file=$img/$s.img,format=raw,discard=unmap,cache=writeback" \
-			-device "pcie-root-port,id=rp$i,bus=pcie.0,chassis=$((i + 1)),slot=$((i + 1))" \
-			-device "nvme,id=nvme$i,bus=rp$i,serial=$s,drive=d$i"
-		i=$((i + 1))
-	done
-}
-
-exec 9>"$cache/qemu.lock"
 qemu_t0=0 qemu_secs=0 qemu_note=''
 kcmd="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
 kcmd+=" mitigations=off modprobe.blacklist=kvm,kvm_amd,kvm_intel,powernow_k8"
@@ -301,20 +289,14 @@ kcmd+=" mitigations=off modprobe.blacklist=kvm,kvm_amd,kvm_intel,powernow_k8"
 # catches a real hang, and every report still fails the boot.
 kcmd+=" watchdog_thresh=60"
 # qemu_run LOG INITRD APPEND SERIAL...: one guest under the rig's lock.  A
-# kernel that dies before /init (console.sh) is booted once more, and
+# kernel that dies before /init (rig.sh) is booted once more, and
 # qemu_note says so; nothing has touched the disks then.
 qemu_run() {
 	local logf=$1 initrd=$2 append=$3 rc early
 	shift 3
 	local -a args
-	mapfile -t args < <(drives "$@")
-	local w0
-	w0=$(date +%s)
-	if ! flock -n 9; then
-		log "another guest holds $cache/qemu.lock; waiting"
-		flock 9
-		log "waited $(($(date +%s) - w0))s for the lock"
-	fi
+	mapfile -t args < <(nvme_drive_args "$img" "$@")
+	rig_slot_take
 	qemu_t0=$(date +%s) qemu_note=''
 	while :; do
 		set +e
@@ -329,7 +311,7 @@ qemu_run() {
 		qemu_note="the kernel died before /init ran ($early); booted again, that console is $logf.boot-failure"
 		log "BOOT FAILURE: $qemu_note"
 	done
-	flock -u 9
+	rig_slot_release
 	# RESULT times are the guest's own, without the wait for the lock
 	qemu_secs=$(($(date +%s) - qemu_t0))
 	tr -d '\r' <"$logf" >"$logf.clean"

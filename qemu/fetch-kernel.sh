@@ -66,6 +66,7 @@ if [ "$series" = sid ]; then
 		fi
 		[ -e "$kroot/boot/vmlinuz-$abi" ] || die "no vmlinuz in ${pkgs[*]}"
 		[ -d "$kroot/lib/modules/$abi/kernel" ] || die "no modules in ${pkgs[*]}"
+		depmod -b "$kroot" "$abi" || die "depmod for $abi failed"
 		touch "$kroot/.complete"
 	fi
 	echo "$kdir" >"$kroot/kdir"
@@ -125,6 +126,9 @@ if [ ! -e "$kdir/.complete" ]; then
 	dpkg -x "$tmp"/linux-image-*.deb "$kdir"
 	[ -e "$kdir/boot/vmlinuz-$abi" ] || die "no vmlinuz in package"
 	[ -d "$kdir/lib/modules/$abi" ] || die "no modules in package"
+	# modules.dep for the rig's initramfs builds, made here once: two of
+	# them at once (make check's lanes) must not both write it
+	depmod -b "$kdir" "$abi" || die "depmod for $abi failed"
 	touch "$kdir/.complete"
 fi
 echo "$abi"

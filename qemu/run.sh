@@ -25,8 +25,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
-# shellcheck source=qemu/console.sh
-. "$here/console.sh"
+# shellcheck source=qemu/rig.sh
+. "$here/rig.sh"
 
 series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
 module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
@@ -67,12 +67,8 @@ fi
 if [ "$series" = sid ]; then
 	"$here/fetch-kernel.sh" sid >/dev/null || die "cannot fetch kernel sid"
 fi
-# one guest at a time on this machine (shared cores, shared cache)
-exec 9>"$cache/qemu.lock"
-if [ "${SSDSTRIPE_QEMU_LOCKED:-}" != 1 ] && ! flock -n 9; then
-	log "another run holds $cache/qemu.lock; waiting"
-	flock 9
-fi
+# a guest slot on this machine (shared cores; rig.sh)
+rig_slot_take
 
 command -v qemu-system-x86_64 >/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends qemu-system-x86 >&2
@@ -123,17 +119,16 @@ perf=''
 	die "initramfs build failed"
 
 # ---- disks ---------------------------------------------------------------
-drive_args=()
 images=()
+serials=()
 for ((i = 0; i < disks; i++)); do
 	img="$work/ssd$i.img"
 	rm -f "$img"
 	truncate -s "$disk_size" "$img"
 	images+=("$img")
-	drive_args+=(-drive "if=none,id=d$i,file=$img,format=raw,discard=unmap,cache=writeback"
-		-device "pcie-root-port,id=rp$i,bus=pcie.0,chassis=$((i + 1)),slot=$((i + 1))"
-		-device "nvme,id=nvme$i,bus=rp$i,serial=ssd$i,drive=d$i")
+	serials+=("ssd$i")
 done
+mapfile -t drive_args < <(nvme_drive_args "$work" "${serials[@]}")
 
 # ---- host measurement channel ---------------------------------------------
 # virtio-serial port org.ssdstripe.measure backed by a FIFO pair; the guest
@@ -231,7 +226,7 @@ while :; do
 	kill "$mpid" 2>/dev/null || true
 	wait "$mpid" 2>/dev/null || true
 	# A kernel that dies before our /init prints its first line: boot once
-	# more (console.sh says why); a second such failure, or any failure after
+	# more (rig.sh says why); a second such failure, or any failure after
 	# /init started, fails the run as always.
 	if [ "$mode" != shell ] && [ "$boot_failures" = 0 ] &&
 		early=$(died_before_init "$logfile" '^ssdstripe-guest: kernel'); then
