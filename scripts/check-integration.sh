@@ -6,12 +6,28 @@
 # Fetches Debian's kernel image of the series (never installed on this host),
 # installs the matching headers, builds dm-ssdstripe.ko against them, builds
 # the busybox initramfs, boots QEMU (TCG) with 4 emulated NVMe SSDs and runs
-# tests/integration/.  Ends with "N passed, N failed"; non-zero exit on any
-# failure, kernel BUG/WARNING/oops/hung task, or timeout.  Needs root.
+# tests/integration/.  Which tests, and with what guest environment, comes
+# from tests/integration/kernels.conf unless --tests or --guest-env is given.
+# Ends with "N passed, N failed"; non-zero exit on any failure, kernel
+# BUG/WARNING/oops/hung task, or timeout.  Needs root.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
+series=6.12 args=() tests='' env=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) series=$2; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	--guest-env) env=$2; shift 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+while read -r k t e; do
+	[ "$k" = "$series" ] || continue
+	: "${tests:=$t}" "${env:=$e}"
+done < <(grep -v -E '^[[:space:]]*(#|$)' "$root/tests/integration/kernels.conf")
 rc=0
-bash "$root/qemu/run.sh" "$@" || rc=$?
+bash "$root/qemu/run.sh" --kernel "$series" --tests "${tests:-all}" \
+	${env:+--guest-env "$env"} "${args[@]}" || rc=$?
 echo "integration: wall clock $(($(date +%s) - start))s" >&2
 exit "$rc"
