@@ -29,8 +29,9 @@ nvme_drive_args() {
 # the historical $cache/qemu.lock).  make check runs its parts in two lanes
 # with SSDSTRIPE_QEMU_SLOTS=2.  SSDSTRIPE_QEMU_LOCKED=1: the caller holds a
 # slot already (check-debug's shards).
-rig_slot_fd=''
-# rig_slot_take: block until a slot is free and hold it (fd in rig_slot_fd)
+rig_slot_fd='' rig_slot_index=0
+# rig_slot_take: block until a slot is free and hold it (fd in rig_slot_fd,
+# its number in rig_slot_index)
 rig_slot_take() {
 	local slots=${SSDSTRIPE_QEMU_SLOTS:-1} i f fd said=''
 	[ "${SSDSTRIPE_QEMU_LOCKED:-}" = 1 ] && return 0
@@ -41,7 +42,8 @@ rig_slot_take() {
 			[ "$i" = 0 ] || f=$cache/qemu.lock.$i
 			exec {fd}>"$f"
 			if flock -n "$fd"; then
-				rig_slot_fd=$fd
+				# shellcheck disable=SC2034 # for the sourcing runner
+				rig_slot_fd=$fd rig_slot_index=$i
 				[ -z "$said" ] || printf 'rig: got guest slot %s after %ss\n' "$i" "$(($(date +%s) - said))" >&2
 				return 0
 			fi

@@ -67,8 +67,11 @@ fi
 if [ "$series" = sid ]; then
 	"$here/fetch-kernel.sh" sid >/dev/null || die "cannot fetch kernel sid"
 fi
-# a guest slot on this machine (shared cores; rig.sh)
+# a guest slot on this machine (shared cores; rig.sh).  A guest in another
+# slot than 0 keeps its files apart, as a shard does: another run of the
+# same kernel may be using slot 0's.
 rig_slot_take
+[ "$rig_slot_index" = 0 ] || shard=${shard:+$shard-}slot$rig_slot_index
 
 command -v qemu-system-x86_64 >/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends qemu-system-x86 >&2
