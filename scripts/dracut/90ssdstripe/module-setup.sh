@@ -36,6 +36,8 @@ installkernel() {
 install() {
 	inst_multiple dmsetup ssdstripe awk sed grep dd od tr cut sort uniq wc \
 		head tail stat readlink mktemp sha256sum date sleep cat rm mkdir mv
+	# util-linux blkid -p: assemble refuses re-used members (busybox's cannot probe)
+	inst_multiple -o blkid
 	[[ -r /etc/ssdstripe.conf ]] && inst_simple /etc/ssdstripe.conf
 	inst_hook initqueue/settled 50 "$moddir/ssdstripe-assemble.sh"
 	dracut_need_initqueue
