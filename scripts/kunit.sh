@@ -102,11 +102,12 @@ graft_sources() {
 		die "missing $kunit_dir/dm_ssdstripe_kunit.c"
 	mkdir -p "$dest" || die "cannot create $dest"
 
-	# Module sources (*.c, *.h) plus the KUnit suites, all side by side so
-	# '#include "dm_ssdstripe_kunit.c"' resolves.  compat-probed.h is not
-	# grafted: an out-of-tree build made it for another kernel, and the
-	# tree build generates its own from probes/ with probe-kernel.
-	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probes "
+	# Module sources (*.c, *.h), its Kconfig and feature tests, plus the
+	# KUnit suites, all side by side so '#include "dm_ssdstripe_kunit.c"'
+	# resolves.  compat-probed.h is not grafted: an out-of-tree build made
+	# it for another kernel, and the tree build generates its own from
+	# probes/ with probe-kernel (probe.mk).
+	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probe.mk probes "
 	for f in "$mod_dir"/*.c "$mod_dir"/*.h; do
 		[ -f "$f" ] || continue
 		name=$(basename "$f")
@@ -117,9 +118,10 @@ graft_sources() {
 		keep="$keep$name "
 	done
 	sync_file "$kunit_dir/dm_ssdstripe_kunit.c" "$dest/dm_ssdstripe_kunit.c"
-	sync_file "$kunit_dir/Kconfig" "$dest/Kconfig"
 	sync_file "$kunit_dir/Makefile.kunit" "$dest/Makefile"
-	sync_file "$root/scripts/probe-kernel" "$dest/probe-kernel"
+	for name in Kconfig probe-kernel probe.mk; do
+		sync_file "$mod_dir/$name" "$dest/$name"
+	done
 	mkdir -p "$dest/probes" || die "cannot create $dest/probes"
 	for f in "$dest"/probes/*.c; do
 		[ -f "$f" ] || continue
@@ -182,7 +184,6 @@ diagnostics() {
 			-e 's/^\[ERROR\] //' \
 			-e "s|^.*${ours}\\([^: ]*:\\)|@@\\1|" \
 			-e 's|^@@dm_ssdstripe_kunit\.c:|tests/kunit/dm_ssdstripe_kunit.c:|' \
-			-e 's|^@@Kconfig:|tests/kunit/Kconfig:|' \
 			-e 's|^@@Makefile:|tests/kunit/Makefile.kunit:|' \
 			-e 's|^@@|dm-ssdstripe/|' |
 		awk '!seen[$0]++')
