@@ -178,7 +178,8 @@ install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/sbin/ssdstripe"
 # ---- tests and init ----------------------------------------------------
 mkdir -p "$root/tests"
 cp -r "$repo/tests/integration" "$root/tests/"
-[ -d "$repo/tests/bench" ] && cp -r "$repo/tests/bench" "$root/tests/"
+# the benchmark's guest side only (its runner, report and results stay here)
+install -D -m 0755 "$repo/tests/bench/bench.sh" "$root/tests/bench/bench.sh"
 cp "$here/demo.sh" "$root/demo.sh" 2>/dev/null || true
 cp "$here/init" "$root/init"
 chmod +x "$root/init" "$root"/tests/integration/*.sh

@@ -12,9 +12,9 @@
 # rdinit= that does not exist shows what a kernel that dies before /init
 # does to a run: it is booted once more, and said so).
 # --shard NAME keeps this run's files (module build, initramfs, disk images)
-# apart, under run/<abi>-NAME, so that scripts/check-debug can run two guests
+# apart, under run/<abi>-NAME, so that tests/integration/check-debug can run two guests
 # at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU lock.
-# --kernel debug boots the KASAN/lockdep/kmemleak kernel of scripts/debug-kernel
+# --kernel debug boots the KASAN/lockdep/kmemleak kernel of qemu/debug-kernel
 # (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
 # against the matching headers (in a copy of the tree under the cache), build
@@ -61,7 +61,7 @@ die() { log "error: $*"; [ "$mode" = tests ] && echo "0 passed, 1 failed"; exit 
 mkdir -p "$cache"
 # The debug kernel builds (once, for up to an hour) before we queue for QEMU.
 if [ "$series" = debug ]; then
-	abi=$("$repo/scripts/debug-kernel") || die "cannot build the debug kernel"
+	abi=$("$here/debug-kernel") || die "cannot build the debug kernel"
 fi
 # sid's first fetch makes its build root (minutes): not while holding the lock
 if [ "$series" = sid ]; then

@@ -14,12 +14,12 @@
 #      crash or zero tests run counts as a failure; exit status is 0 only
 #      when at least one test passed and none failed.
 #
-# Usage: scripts/kunit.sh [extra kunit.py run options...]
+# Usage: tests/kunit/run.sh [extra kunit.py run options...]
 #
 # Environment:
 #   SSDSTRIPE_KUNIT_CACHE  cache root (default /var/tmp/ssdstripe/kunit)
 #   SSDSTRIPE_ROOT         project root holding dm-ssdstripe/ and tests/kunit/
-#                          (default: the parent of this script's directory)
+#                          (default: two levels above this script)
 #   KUNIT_JOBS             make jobs (default 2)
 #   KUNIT_FILTER           kunit filter_glob (default 'dm_ssdstripe*';
 #                          set it empty to run every enabled suite)
@@ -30,7 +30,7 @@
 set -u
 set -o pipefail
 
-prog=kunit.sh
+prog=kunit
 start_time=$(date +%s)
 
 say() { printf '%s: %s\n' "$prog" "$*" >&2; }
@@ -52,7 +52,7 @@ die() {
 }
 
 script_dir=$(cd "$(dirname "$0")" && pwd) || die "cannot find script dir"
-root=${SSDSTRIPE_ROOT:-$(cd "$script_dir/.." && pwd)}
+root=${SSDSTRIPE_ROOT:-$(cd "$script_dir/../.." && pwd)}
 cache_root=${SSDSTRIPE_KUNIT_CACHE:-/var/tmp/ssdstripe/kunit}
 jobs=${KUNIT_JOBS:-2}
 filter=${KUNIT_FILTER-dm_ssdstripe*}
@@ -200,14 +200,14 @@ mkdir -p "$cache_root" || die "cannot create $cache_root"
 # One run at a time per cache (the tree and build dir are shared).
 exec 9> "$cache_root/.lock" || die "cannot open lock file"
 if ! flock -n 9; then
-	say "waiting for another kunit.sh run on $cache_root"
+	say "waiting for another KUnit run on $cache_root"
 	flock 9 || die "cannot lock $cache_root"
 fi
 
 ensure_deps
 # Unpacked once into $cache_root by the shared helper (installs the package).
 tree=$(SSDSTRIPE_KUNIT_CACHE=$cache_root LINUX_SOURCE_PKG=$src_pkg \
-	"$script_dir/kernel-tree") || die "no kernel source tree"
+	"$root/tests/kernel-tree") || die "no kernel source tree"
 say "kernel source at $tree"
 graft_sources
 
