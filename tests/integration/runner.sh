@@ -1,5 +1,6 @@
 #!/bin/sh
-# Guest-side test runner: runs /tests/integration/NNN-*.sh and prints one
+# Guest-side test runner: runs /tests/integration/GROUP/NNN-*.sh in the
+# order of their numbers, whatever their group, and prints one
 #   RESULT <name> PASS|FAIL|SKIP <reason>
 # line per test.  Argument: "all" or a comma list of name prefixes.
 . /tests/integration/lib.sh
@@ -25,7 +26,10 @@ if [ -w "$kmemleak" ]; then
 	echo clear >"$kmemleak"
 fi
 
-for t in "$dir"/[0-9][0-9][0-9]-*.sh; do
+tests=$(for t in "$dir"/*/[0-9][0-9][0-9]-*.sh; do
+	[ -e "$t" ] && echo "${t##*/} $t"
+done | sort | cut -d' ' -f2)
+for t in $tests; do
 	name=$(basename "$t" .sh)
 	selected "$name" || continue
 	echo "=== RUN $name"
