@@ -70,8 +70,7 @@ fi
 # a guest slot on this machine (shared cores; rig.sh)
 rig_slot_take
 
-command -v qemu-system-x86_64 >/dev/null ||
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends qemu-system-x86 >&2
+"$repo/scripts/need-debs" qemu-system-x86_64:qemu-system-x86 || die "cannot install QEMU"
 
 if [ "$series" = debug ]; then
 	kdir=$(cat "$cache/kernels/$abi/kdir")
@@ -93,9 +92,7 @@ if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
 	if [ -d "$repo/dm-ssdstripe" ] && [ -e "$repo/Makefile" ]; then
 		bdir="$cache/build/$abi${shard:+-$shard}"
 		log "building dm-ssdstripe.ko against $kdir (in $bdir)"
-		if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then
-			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends make gcc >&2
-		fi
+		"$repo/scripts/need-debs" make:make gcc:gcc || die "cannot install make and gcc"
 		rm -rf "$bdir"
 		mkdir -p "$bdir"
 		tar -C "$repo" --exclude=.git -cf - . | tar -C "$bdir" -xf -

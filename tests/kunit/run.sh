@@ -4,7 +4,7 @@
 # Run the dm-ssdstripe KUnit suites under UML (ARCH=um).
 #
 # What it does:
-#   1. makes sure the build dependencies are installed (apt-get),
+#   1. makes sure the build dependencies are installed (scripts/need-debs),
 #   2. unpacks /usr/src/linux-source-<ver>.tar.xz once into a cache dir
 #      outside the repo (reused on later runs),
 #   3. grafts our sources into that tree as drivers/md/ssdstripe/ (copied
@@ -65,23 +65,9 @@ kunitconfig=$kunit_dir/.kunitconfig
 
 # ---------------------------------------------------------------- deps ----
 
-pkg_installed() {
-	[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null)" = "ii " ]
-}
-
 ensure_deps() {
-	local missing=() p
-	for p in bc flex bison build-essential python3 libelf-dev xz-utils; do
-		pkg_installed "$p" || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-
-	say "installing missing packages: ${missing[*]}"
-	[ "$(id -u)" -eq 0 ] || die "not root; please install: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq || die "apt-get update failed"
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
-		die "apt-get install ${missing[*]} failed"
+	"$root/scripts/need-debs" bc flex bison build-essential python3 \
+		libelf-dev xz-utils || die "missing build dependencies"
 }
 
 # -------------------------------------------------------- source tree ----
