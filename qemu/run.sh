@@ -12,8 +12,9 @@
 # rdinit= that does not exist shows what a kernel that dies before /init
 # does to a run: it is booted once more, and said so).
 # --shard NAME keeps this run's files (module build, initramfs, disk images)
-# apart, under run/<abi>-NAME, so that tests/integration/check-debug can run two guests
-# at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU lock.
+# apart, under run/<abi>-NAME, so that tests/integration/check-debug can run
+# two guests at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU
+# lock.
 # --kernel debug boots the KASAN/lockdep/kmemleak kernel of qemu/debug-kernel
 # (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--guest-env) guest_env=$2; shift 2 ;;
 	--shard) shard=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
