@@ -52,26 +52,26 @@ demo:
 	sh $(CURDIR)/qemu/demo.sh
 
 check:
-	bash $(CURDIR)/scripts/check
+	bash $(CURDIR)/tests/check
 
 lint:
-	bash $(CURDIR)/scripts/lint
+	bash $(CURDIR)/tests/lint
 
 kunit:
-	bash $(CURDIR)/scripts/kunit.sh
+	bash $(CURDIR)/tests/kunit/run.sh
 
 integration:
-	bash $(CURDIR)/scripts/check-integration.sh
+	bash $(CURDIR)/tests/integration/check.sh
 
 bench:
-	bash $(CURDIR)/scripts/bench
+	bash $(CURDIR)/tests/bench/run
 
 check-debug:
 	SSDSTRIPE_CHECK_PARTS=int-debug $(if $(ALL),SSDSTRIPE_CHECK_DEBUG_ALL=1) \
-		bash $(CURDIR)/scripts/check
+		bash $(CURDIR)/tests/check
 
 debug-kernel:
-	bash $(CURDIR)/scripts/debug-kernel
+	bash $(CURDIR)/qemu/debug-kernel
 
 fuzz:
 	bash $(CURDIR)/qemu/run.sh --kernel $(FUZZ_KERNEL) --tests 050 \
@@ -79,7 +79,7 @@ fuzz:
 		--guest-env SSD_FUZZ_COUNT=$(FUZZ_COUNT)$(if $(FUZZ_SEED),$(comma)SSD_FUZZ_SEED=$(FUZZ_SEED))
 
 check-boot:
-	SSDSTRIPE_CHECK_PARTS=boot bash $(CURDIR)/scripts/check
+	SSDSTRIPE_CHECK_PARTS=boot bash $(CURDIR)/tests/check
 
 # ---- install -------------------------------------------------------------
 PREFIX ?= /usr

@@ -4,8 +4,8 @@
  *
  * Shims for kernel APIs that differ across the kernels we build against.
  * Each shim tests for the feature itself, never for a version number: the
- * HAVE_* defines come from compat-probed.h, which scripts/probe-kernel
- * generates from the probes/ directory before every build (see Kbuild).
+ * HAVE_* defines come from compat-probed.h, which probe-kernel
+ * generates from the probes/ directory before every build (see probe.mk).
  */
 #ifndef DM_SSDSTRIPE_COMPAT_H
 #define DM_SSDSTRIPE_COMPAT_H

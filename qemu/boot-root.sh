@@ -64,20 +64,8 @@ die() {
 t_start=$(date +%s)
 
 [ "$(id -u)" = 0 ] || die "must run as root (mmdebstrap, chroot)"
-need=''
-command -v mmdebstrap >/dev/null || need="$need mmdebstrap"
-command -v qemu-system-x86_64 >/dev/null || need="$need qemu-system-x86"
-command -v make >/dev/null || need="$need make"
-command -v gcc >/dev/null || need="$need gcc"
-command -v unshare >/dev/null || need="$need util-linux"
-if [ -n "$need" ]; then
-	log "installing:$need"
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >&2 ||
-		{ apt-get update -qq >&2 &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >&2; } ||
-		die "cannot install$need"
-fi
+"$repo/scripts/need-debs" mmdebstrap:mmdebstrap qemu-system-x86_64:qemu-system-x86 \
+	make:make gcc:gcc unshare:util-linux || die "cannot install the tools it needs"
 
 abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
 kroot=$cache/kernels/$abi

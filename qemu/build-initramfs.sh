@@ -32,41 +32,17 @@ kroot="$cache/kernels/$abi"
 [ -d "$kroot/lib/modules/$abi" ] || die "kernel $abi not fetched (run qemu/fetch-kernel.sh)"
 
 # ---- host tools --------------------------------------------------------
-# command -> Debian package
-need_pkgs=
-want() { # want CMD PKG
-	if ! command -v "$1" >/dev/null 2>&1 && [ ! -x "$1" ]; then
-		need_pkgs="$need_pkgs $2"
-	fi
-}
-# busybox must be the static one (the initramfs has no libc for it)
-if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
-	need_pkgs="$need_pkgs busybox-static"
+# command or file -> Debian package; busybox must be the static one (the
+# initramfs has no libc for it)
+static_busybox=/bin/busybox:busybox-static
+if [ -x /bin/busybox ] && ldd /bin/busybox >/dev/null 2>&1; then
+	static_busybox='busybox-static'
 fi
-want dmsetup dmsetup
-want /usr/sbin/blkdiscard util-linux
-want /usr/sbin/losetup mount
-want /usr/bin/lsblk util-linux
-want mke2fs e2fsprogs
-want mkfs.xfs xfsprogs
-want fio fio
-want mdadm mdadm
-want kmod kmod
-want blktrace blktrace
-want jq jq
-want cpio cpio
-want xz xz-utils
-want ldd libc-bin
-[ -n "$perf" ] && want /usr/bin/perf linux-perf
-if [ -n "$need_pkgs" ]; then
-	log "installing:$need_pkgs"
-	# Two runs at once (make check-debug's shards) both install on a fresh
-	# machine: wait for the other's dpkg lock instead of failing at once.
-	apt='apt-get -o DPkg::Lock::Timeout=900'
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $apt install -y -q --no-install-recommends $need_pkgs >&2 ||
-		{ $apt update -qq >&2; DEBIAN_FRONTEND=noninteractive $apt install -y -q --no-install-recommends $need_pkgs >&2; }
-fi
+"$repo/scripts/need-debs" "$static_busybox" dmsetup:dmsetup \
+	/usr/sbin/blkdiscard:util-linux /usr/sbin/losetup:mount /usr/bin/lsblk:util-linux \
+	mke2fs:e2fsprogs mkfs.xfs:xfsprogs fio:fio mdadm:mdadm kmod:kmod \
+	blktrace:blktrace jq:jq cpio:cpio xz:xz-utils ldd:libc-bin \
+	${perf:+/usr/bin/perf:linux-perf} || die "cannot install the rig's tools"
 busybox=/bin/busybox
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not statically linked (install busybox-static)"
 
@@ -178,10 +154,11 @@ install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/sbin/ssdstripe"
 # ---- tests and init ----------------------------------------------------
 mkdir -p "$root/tests"
 cp -r "$repo/tests/integration" "$root/tests/"
-[ -d "$repo/tests/bench" ] && cp -r "$repo/tests/bench" "$root/tests/"
+# the benchmark's guest side only (its runner, report and results stay here)
+install -D -m 0755 "$repo/tests/bench/bench.sh" "$root/tests/bench/bench.sh"
 cp "$here/demo.sh" "$root/demo.sh" 2>/dev/null || true
 cp "$here/init" "$root/init"
-chmod +x "$root/init" "$root"/tests/integration/*.sh
+chmod +x "$root/init" "$root"/tests/integration/*.sh "$root"/tests/integration/*/*.sh
 echo "$abi" >"$root/etc/kernel-abi"
 
 mkdir -p "$(dirname "$out")"

@@ -105,12 +105,9 @@ done
 log "series $series -> $abi"
 
 # Headers on the host (build target for the module).
-if [ ! -e "/usr/src/linux-headers-$abi/Makefile" ]; then
-	log "installing linux-headers-$abi"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		"linux-headers-$abi" >&2 ||
-		{ apt_update_once; DEBIAN_FRONTEND=noninteractive apt-get install -y -q "linux-headers-$abi" >&2; }
-fi
+"$(dirname "$0")/../scripts/need-debs" \
+	"/usr/src/linux-headers-$abi/Makefile:linux-headers-$abi" ||
+	die "cannot install linux-headers-$abi"
 
 # Image: download and unpack, never install.
 kdir="$cache/kernels/$abi"

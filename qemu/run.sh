@@ -12,9 +12,10 @@
 # rdinit= that does not exist shows what a kernel that dies before /init
 # does to a run: it is booted once more, and said so).
 # --shard NAME keeps this run's files (module build, initramfs, disk images)
-# apart, under run/<abi>-NAME, so that scripts/check-debug can run two guests
-# at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU lock.
-# --kernel debug boots the KASAN/lockdep/kmemleak kernel of scripts/debug-kernel
+# apart, under run/<abi>-NAME, so that tests/integration/check-debug can run
+# two guests at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU
+# lock.
+# --kernel debug boots the KASAN/lockdep/kmemleak kernel of qemu/debug-kernel
 # (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
 # against the matching headers (in a copy of the tree under the cache), build
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--guest-env) guest_env=$2; shift 2 ;;
 	--shard) shard=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -61,7 +62,7 @@ die() { log "error: $*"; [ "$mode" = tests ] && echo "0 passed, 1 failed"; exit 
 mkdir -p "$cache"
 # The debug kernel builds (once, for up to an hour) before we queue for QEMU.
 if [ "$series" = debug ]; then
-	abi=$("$repo/scripts/debug-kernel") || die "cannot build the debug kernel"
+	abi=$("$here/debug-kernel") || die "cannot build the debug kernel"
 fi
 # sid's first fetch makes its build root (minutes): not while holding the lock
 if [ "$series" = sid ]; then
@@ -73,8 +74,7 @@ fi
 rig_slot_take
 [ "$rig_slot_index" = 0 ] || shard=${shard:+$shard-}slot$rig_slot_index
 
-command -v qemu-system-x86_64 >/dev/null ||
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends qemu-system-x86 >&2
+"$repo/scripts/need-debs" qemu-system-x86_64:qemu-system-x86 || die "cannot install QEMU"
 
 if [ "$series" = debug ]; then
 	kdir=$(cat "$cache/kernels/$abi/kdir")
@@ -96,9 +96,7 @@ if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
 	if [ -d "$repo/dm-ssdstripe" ] && [ -e "$repo/Makefile" ]; then
 		bdir="$cache/build/$abi${shard:+-$shard}"
 		log "building dm-ssdstripe.ko against $kdir (in $bdir)"
-		if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then
-			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends make gcc >&2
-		fi
+		"$repo/scripts/need-debs" make:make gcc:gcc || die "cannot install make and gcc"
 		rm -rf "$bdir"
 		mkdir -p "$bdir"
 		tar -C "$repo" --exclude=.git -cf - . | tar -C "$bdir" -xf -

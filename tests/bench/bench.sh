@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest side of scripts/bench: every figure of one benchmark run, measured
+# Guest side of tests/bench/run: every figure of one benchmark run, measured
 # in this one guest so that ratios against the kernel's striped target are
 # fair.  Prints one line per measurement:
 #   BENCH section=S target=T members=N workload=W rep=R iops=.. bw_kib=..

@@ -28,7 +28,7 @@ skip() {
 	exit 77
 }
 pass() { [ $# -gt 0 ] && echo "$*" >"$SSD_REASON_FILE"; exit 0; }
-# the KASAN/lockdep kernel of scripts/debug-kernel (timings mean nothing there)
+# the KASAN/lockdep kernel of qemu/debug-kernel (timings mean nothing there)
 debug_kernel() {
 	case $(uname -r) in *-ssddbg-*) return 0 ;; esac
 	[ -e /sys/kernel/debug/kmemleak ]

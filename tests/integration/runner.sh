@@ -1,21 +1,37 @@
 #!/bin/sh
-# Guest-side test runner: runs /tests/integration/NNN-*.sh and prints one
+# Guest-side test runner: runs the tests in the group folders of
+# /tests/integration (GROUP/NNN-name.sh, groups.conf) in the order of
+# their numbers, whatever their group, and prints one
 #   RESULT <name> PASS|FAIL|SKIP <reason>
-# line per test.  Argument: "all" or a comma list of name prefixes.
+# line per test.  Argument: "all" (every group but those groups.conf marks
+# on-request) or a comma list of name prefixes (001,040 or 900: any group).
 . /tests/integration/lib.sh
 sel=${1:-all}
 dir=$(dirname "$0")
 per_test_timeout=${SSD_TEST_TIMEOUT:-300}
 
+# group_when GROUP: its <when> in groups.conf; "every" if not listed
+group_when() {
+	_w=$(awk -v g="$1" '$1 == g { print $2; exit }' "$dir/groups.conf" 2>/dev/null)
+	echo "${_w:-every}"
+}
+# selected NAME GROUP
 selected() {
-	# 9NN tests (the soak) run only when asked for by number
-	case "$sel,$1" in all,9[0-9][0-9]-*) return 1 ;; esac
-	[ "$sel" = all ] && return 0
+	if [ "$sel" = all ]; then
+		[ "$(group_when "$2")" != on-request ]
+		return
+	fi
 	for p in $(echo "$sel" | tr ',' ' '); do
 		case "$1" in "$p"*) return 0 ;; esac
 	done
 	return 1
 }
+
+# Every test, in the order of its file name (001 ... 099 ... 900), from
+# all groups; one left at the top, outside any group, is a failure.
+tests=$(for t in "$dir"/*/[0-9][0-9][0-9]-*.sh "$dir"/[0-9][0-9][0-9]-*.sh; do
+	[ -e "$t" ] && echo "${t##*/} $t"
+done | sort | cut -d' ' -f2)
 
 # kmemleak (debug kernel): forget what boot left, so a report at the end
 # can only come from what the tests did.
@@ -25,10 +41,16 @@ if [ -w "$kmemleak" ]; then
 	echo clear >"$kmemleak"
 fi
 
-for t in "$dir"/[0-9][0-9][0-9]-*.sh; do
+for t in $tests; do
 	name=$(basename "$t" .sh)
-	selected "$name" || continue
+	group=$(basename "$(dirname "$t")")
+	[ "$t" = "$dir/$name.sh" ] && group=''
+	selected "$name" "$group" || continue
 	echo "=== RUN $name"
+	if [ -z "$group" ]; then
+		echo "RESULT $name FAIL not in a group folder of tests/integration (see groups.conf) (0s)"
+		continue
+	fi
 	export SSD_REASON_FILE="/tmp/reason.$name"
 	rm -f "$SSD_REASON_FILE" "$SSD_REASON_FILE.failed"
 	kmsg_mark "begin $name"

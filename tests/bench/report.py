@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Turn the BENCH lines of one benchmark guest run into results.
 
-Usage: bench-report.py CONSOLE_LOG OUT_DIR [--command CMD] [--previous JSON]
+Usage: report.py CONSOLE_LOG OUT_DIR [--command CMD] [--previous JSON]
 
 --previous compares with an earlier run's summary.json (or results.json):
 the head-to-head ratios agree when their ranges across repetitions overlap.
@@ -194,7 +194,7 @@ def main():
         sys.exit(__doc__)
     log, out = sys.argv[1], sys.argv[2]
     command = sys.argv[sys.argv.index("--command") + 1] \
-        if "--command" in sys.argv else "scripts/bench"
+        if "--command" in sys.argv else "tests/bench/run"
     previous = None
     if "--previous" in sys.argv:
         with open(sys.argv[sys.argv.index("--previous") + 1]) as f:
@@ -203,7 +203,7 @@ def main():
     perf = [r for r in runs if r.get("section") in ("plain", "ssd", "h2h")]
     disc = [r for r in runs if r.get("section") == "discard"]
     prof_md, prof_json = profile_md(runs, syms)
-    if not perf and prof_md:    # scripts/bench --profile
+    if not perf and prof_md:    # tests/bench/run --profile
         prof_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
             if errors else []
         with open(f"{out}/results.md", "w") as f:

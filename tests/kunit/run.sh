@@ -4,7 +4,7 @@
 # Run the dm-ssdstripe KUnit suites under UML (ARCH=um).
 #
 # What it does:
-#   1. makes sure the build dependencies are installed (apt-get),
+#   1. makes sure the build dependencies are installed (scripts/need-debs),
 #   2. unpacks /usr/src/linux-source-<ver>.tar.xz once into a cache dir
 #      outside the repo (reused on later runs),
 #   3. grafts our sources into that tree as drivers/md/ssdstripe/ (copied
@@ -14,12 +14,12 @@
 #      crash or zero tests run counts as a failure; exit status is 0 only
 #      when at least one test passed and none failed.
 #
-# Usage: scripts/kunit.sh [extra kunit.py run options...]
+# Usage: tests/kunit/run.sh [extra kunit.py run options...]
 #
 # Environment:
 #   SSDSTRIPE_KUNIT_CACHE  cache root (default /var/tmp/ssdstripe/kunit)
 #   SSDSTRIPE_ROOT         project root holding dm-ssdstripe/ and tests/kunit/
-#                          (default: the parent of this script's directory)
+#                          (default: two levels above this script)
 #   KUNIT_JOBS             make jobs (default 2)
 #   KUNIT_FILTER           kunit filter_glob (default 'dm_ssdstripe*';
 #                          set it empty to run every enabled suite)
@@ -30,7 +30,7 @@
 set -u
 set -o pipefail
 
-prog=kunit.sh
+prog=kunit
 start_time=$(date +%s)
 
 say() { printf '%s: %s\n' "$prog" "$*" >&2; }
@@ -52,7 +52,7 @@ die() {
 }
 
 script_dir=$(cd "$(dirname "$0")" && pwd) || die "cannot find script dir"
-root=${SSDSTRIPE_ROOT:-$(cd "$script_dir/.." && pwd)}
+root=${SSDSTRIPE_ROOT:-$(cd "$script_dir/../.." && pwd)}
 cache_root=${SSDSTRIPE_KUNIT_CACHE:-/var/tmp/ssdstripe/kunit}
 jobs=${KUNIT_JOBS:-2}
 filter=${KUNIT_FILTER-dm_ssdstripe*}
@@ -65,23 +65,9 @@ kunitconfig=$kunit_dir/.kunitconfig
 
 # ---------------------------------------------------------------- deps ----
 
-pkg_installed() {
-	[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null)" = "ii " ]
-}
-
 ensure_deps() {
-	local missing=() p
-	for p in bc flex bison build-essential python3 libelf-dev xz-utils; do
-		pkg_installed "$p" || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-
-	say "installing missing packages: ${missing[*]}"
-	[ "$(id -u)" -eq 0 ] || die "not root; please install: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq || die "apt-get update failed"
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
-		die "apt-get install ${missing[*]} failed"
+	"$root/scripts/need-debs" bc flex bison build-essential python3 \
+		libelf-dev xz-utils || die "missing build dependencies"
 }
 
 # -------------------------------------------------------- source tree ----
@@ -102,11 +88,12 @@ graft_sources() {
 		die "missing $kunit_dir/dm_ssdstripe_kunit.c"
 	mkdir -p "$dest" || die "cannot create $dest"
 
-	# Module sources (*.c, *.h) plus the KUnit suites, all side by side so
-	# '#include "dm_ssdstripe_kunit.c"' resolves.  compat-probed.h is not
-	# grafted: an out-of-tree build made it for another kernel, and the
-	# tree build generates its own from probes/ with probe-kernel.
-	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probes "
+	# Module sources (*.c, *.h), its Kconfig and feature tests, plus the
+	# KUnit suites, all side by side so '#include "dm_ssdstripe_kunit.c"'
+	# resolves.  compat-probed.h is not grafted: an out-of-tree build made
+	# it for another kernel, and the tree build generates its own from
+	# probes/ with probe-kernel (probe.mk).
+	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probe.mk probes "
 	for f in "$mod_dir"/*.c "$mod_dir"/*.h; do
 		[ -f "$f" ] || continue
 		name=$(basename "$f")
@@ -117,9 +104,10 @@ graft_sources() {
 		keep="$keep$name "
 	done
 	sync_file "$kunit_dir/dm_ssdstripe_kunit.c" "$dest/dm_ssdstripe_kunit.c"
-	sync_file "$kunit_dir/Kconfig" "$dest/Kconfig"
 	sync_file "$kunit_dir/Makefile.kunit" "$dest/Makefile"
-	sync_file "$root/scripts/probe-kernel" "$dest/probe-kernel"
+	for name in Kconfig probe-kernel probe.mk; do
+		sync_file "$mod_dir/$name" "$dest/$name"
+	done
 	mkdir -p "$dest/probes" || die "cannot create $dest/probes"
 	for f in "$dest"/probes/*.c; do
 		[ -f "$f" ] || continue
@@ -182,7 +170,6 @@ diagnostics() {
 			-e 's/^\[ERROR\] //' \
 			-e "s|^.*${ours}\\([^: ]*:\\)|@@\\1|" \
 			-e 's|^@@dm_ssdstripe_kunit\.c:|tests/kunit/dm_ssdstripe_kunit.c:|' \
-			-e 's|^@@Kconfig:|tests/kunit/Kconfig:|' \
 			-e 's|^@@Makefile:|tests/kunit/Makefile.kunit:|' \
 			-e 's|^@@|dm-ssdstripe/|' |
 		awk '!seen[$0]++')
@@ -199,14 +186,14 @@ mkdir -p "$cache_root" || die "cannot create $cache_root"
 # One run at a time per cache (the tree and build dir are shared).
 exec 9> "$cache_root/.lock" || die "cannot open lock file"
 if ! flock -n 9; then
-	say "waiting for another kunit.sh run on $cache_root"
+	say "waiting for another KUnit run on $cache_root"
 	flock 9 || die "cannot lock $cache_root"
 fi
 
 ensure_deps
 # Unpacked once into $cache_root by the shared helper (installs the package).
 tree=$(SSDSTRIPE_KUNIT_CACHE=$cache_root LINUX_SOURCE_PKG=$src_pkg \
-	"$script_dir/kernel-tree") || die "no kernel source tree"
+	"$root/tests/kernel-tree") || die "no kernel source tree"
 say "kernel source at $tree"
 graft_sources
 

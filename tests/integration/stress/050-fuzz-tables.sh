@@ -31,7 +31,7 @@ done
 add_pool /dev/nullb0 8
 add_pool /dev/nullb1 8
 awk -v seed="$seed" -v count="$count" -v msgs=$((count / 2)) -v pool="${pool%;}" \
-	-f /tests/integration/fuzz-table.awk >/tmp/fuzz.all || fail "generator failed"
+	-f "$(dirname "$0")/fuzz-table.awk" >/tmp/fuzz.all || fail "generator failed"
 grep '^msg ' /tmp/fuzz.all | cut -c7- >/tmp/fuzz.msgs
 grep -v '^msg ' /tmp/fuzz.all >/tmp/fuzz.lines
 nmsgs=$(wc -l </tmp/fuzz.msgs)

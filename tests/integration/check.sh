@@ -1,7 +1,7 @@
 #!/bin/bash
 # QEMU integration suite of dm-ssdstripe (used by `make check`).
 #
-#   scripts/check-integration.sh [--kernel 6.12|6.1|sid] [--tests all|001,004] [run.sh options]
+#   tests/integration/check.sh [--kernel 6.12|6.1|sid] [--tests all|001,004] [run.sh options]
 #
 # Fetches Debian's kernel image of the series (never installed on this host),
 # installs the matching headers, builds dm-ssdstripe.ko against them, builds
@@ -11,7 +11,7 @@
 # Ends with "N passed, N failed"; non-zero exit on any failure, kernel
 # BUG/WARNING/oops/hung task, or timeout.  Needs root.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 start=$(date +%s)
 series=6.12 args=() tests='' env=''
 while [ $# -gt 0 ]; do
