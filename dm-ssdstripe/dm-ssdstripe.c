@@ -356,7 +356,8 @@ static bool ssdstripe_member_range(const struct ssdstripe_geom *g,
  * Largest discard a single array bio may carry so that no member's share
  * exceeds that member's own limit @member_max.  Any window of N * k * chunk
  * logical sectors gives every member exactly k * chunk sectors, whatever
- * its alignment.
+ * its alignment.  Never below @member_max, which is always safe: no share
+ * is larger than the bio.  Returning 0 would turn the operation off.
  */
 static unsigned int ssdstripe_scaled_limit(const struct ssdstripe_geom *g,
 					   unsigned int member_max)
@@ -374,7 +375,7 @@ static unsigned int ssdstripe_scaled_limit(const struct ssdstripe_geom *g,
 		scaled *= g->members;
 	}
 
-	return scaled;
+	return max(scaled, member_max);
 }
 
 /* Histogram bucket of a latency: 16 << i microseconds at most. */

@@ -193,8 +193,19 @@ static const struct ssdstripe_limit_case ssdstripe_limit_cases[] = {
 	{ 4, 128, 1000, 3584 },			/* rounded down to chunks */
 	{ 3, 24, 8388607, 25165800 },
 	{ 4, 2048, 1024, 1024 },		/* limit below a chunk */
-	{ 8, 8, UINT_MAX, 4294967232U },	/* capped, whole stripes */
+	{ 8, 8, UINT_MAX, UINT_MAX },		/* capped: never below a member */
+	{ 3, 1U << 30, UINT_MAX, UINT_MAX },
+	{ 3, 1U << 28, 0x60000000U, 0xF0000000U },	/* capped, whole stripes */
 	{ 5, 24, UINT_MAX / 2, 4294967280U },
+	/* a stripe larger than UINT_MAX: never 0, the member's own limit */
+	{ 2, 0x80000000U, UINT_MAX, UINT_MAX },
+	{ 4, 3U << 29, UINT_MAX, UINT_MAX },
+	{ 3, 0x60000000U, 0x70000000U, 0x70000000U },
+	{ 16, 1U << 28, 1U << 29, 1U << 29 },
+	/* overflow with a capped result below the member's limit */
+	{ 3, 0x50000000U, 0xF0000000U, 0xF0000000U },
+	{ 1, 0x80000000U, UINT_MAX, UINT_MAX },	/* one member, huge chunk */
+	{ 4, 8, 7, 7 },				/* limit below one chunk */
 };
 
 static void ssdstripe_limit_desc(const struct ssdstripe_limit_case *c, char *desc)
@@ -220,7 +231,10 @@ static void ssdstripe_limit_test(struct kunit *test)
 	if (!limit)
 		return;
 
-	for (start = 0; start < 3ULL * c->members * c->chunk; start += 5) {
+	KUNIT_EXPECT_GE(test, limit, c->member_max);
+	for (start = 0;
+	     start < min_t(u64, 3ULL * c->members * c->chunk, 100000);
+	     start += 5) {
 		for (m = 0; m < c->members; m++) {
 			if (!ssdstripe_member_range(&g, start, limit, m, &begin,
 						    &end))
