@@ -24,6 +24,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/completion.h>
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
@@ -233,6 +234,13 @@ struct ssdstripe_c {
 	struct ssdstripe_kobj *sysfs_top;
 	struct kobject *sysfs_members;
 	struct ssdstripe_kobj **sysfs_member;
+	/*
+	 * Our kobjects not yet released, plus one while the table lives: the
+	 * dtr waits for kobj_released so that no release function runs after
+	 * the module is gone (dm-sysfs does the same with kobj_holder).
+	 */
+	atomic_t kobj_count;
+	struct completion kobj_released;
 
 	struct ssdstripe_member member[];
 };
@@ -1038,7 +1046,12 @@ static const struct sysfs_ops ssdstripe_sysfs_ops = {
 
 static void ssdstripe_kobj_release(struct kobject *kobj)
 {
-	kfree(container_of(kobj, struct ssdstripe_kobj, kobj));
+	struct ssdstripe_kobj *k = container_of(kobj, struct ssdstripe_kobj, kobj);
+	struct ssdstripe_c *sc = k->sc;
+
+	kfree(k);
+	if (atomic_dec_and_test(&sc->kobj_count))
+		complete(&sc->kobj_released);
 }
 
 static const struct kobj_type ssdstripe_top_ktype = {
@@ -1091,6 +1104,7 @@ static struct ssdstripe_kobj *ssdstripe_kobj_new(struct ssdstripe_c *sc,
 		return NULL;
 	k->sc = sc;
 	k->member = member;
+	atomic_inc(&sc->kobj_count);
 	if (kobject_init_and_add(&k->kobj, type, parent, "%s", name)) {
 		kobject_put(&k->kobj);
 		return NULL;
@@ -1306,6 +1320,8 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	sc->ti = ti;
 	sc->md = dm_table_get_md(ti->table);
 	sc->array_state = SSDSTRIPE_OPTIMAL;
+	atomic_set(&sc->kobj_count, 1);
+	init_completion(&sc->kobj_released);
 	INIT_WORK(&sc->trigger_event, ssdstripe_trigger_event);
 	INIT_DELAYED_WORK(&sc->health_work, ssdstripe_health_work);
 	INIT_LIST_HEAD(&sc->sysfs_node);
@@ -1342,6 +1358,9 @@ static void ssdstripe_dtr(struct dm_target *ti)
 
 	cancel_delayed_work_sync(&sc->health_work);
 	ssdstripe_sysfs_unpublish(sc);
+	/* Every release function of ours runs before the module can go. */
+	if (!atomic_dec_and_test(&sc->kobj_count))
+		wait_for_completion(&sc->kobj_released);
 	flush_work(&sc->trigger_event);
 	ssdstripe_put_members(ti, sc, sc->geom.members);
 	ssdstripe_free(sc);
