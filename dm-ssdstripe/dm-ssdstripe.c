@@ -91,7 +91,7 @@ static const char ssdstripe_state_letter[] = {
 
 /*
  * The array state is the worst member state, named in RAID-0 words (sysfs
- * ABI version 2): nothing is redundant, so nothing is "degraded".
+ * ABI version 2): nothing is redundant, so the word names what to do.
  */
 static const char * const ssdstripe_array_state_name[] = {
 	[SSDSTRIPE_OK] = "optimal",
