@@ -1622,11 +1622,25 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 	return DM_MAPIO_REMAPPED;
 }
 
+/*
+ * Member and member sector, its offset applied, of target-relative @sector:
+ * where map sends a read or write.
+ */
+static __always_inline sector_t ssdstripe_remap(const struct ssdstripe_c *sc,
+						sector_t sector,
+						unsigned int *member)
+{
+	sector_t r;
+
+	ssdstripe_map_sector(&sc->geom, sector, member, &r);
+
+	return r + sc->member[*member].offset;
+}
+
 static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 {
 	struct ssdstripe_c *sc = ti->private;
 	unsigned int member;
-	sector_t sector;
 
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
 		/* Empty flush: dm core clones it once per member. */
@@ -1641,10 +1655,9 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 		     bio_op(bio) == REQ_OP_WRITE_ZEROES))
 		return ssdstripe_map_range(sc, bio, dm_bio_get_target_bio_nr(bio));
 
-	ssdstripe_map_sector(&sc->geom,
-			     dm_target_offset(ti, bio->bi_iter.bi_sector),
-			     &member, &sector);
-	bio->bi_iter.bi_sector = sector + sc->member[member].offset;
+	bio->bi_iter.bi_sector = ssdstripe_remap(sc,
+						 dm_target_offset(ti, bio->bi_iter.bi_sector),
+						 &member);
 	bio_set_dev(bio, sc->member[member].dev->bdev);
 	ssdstripe_account_start(sc, bio, member);
 

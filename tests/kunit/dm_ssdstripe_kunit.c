@@ -103,6 +103,40 @@ static void ssdstripe_geometry_sequential_test(struct kunit *test)
 	}
 }
 
+/* map's remap: the right member, and that member's own offset applied. */
+static void ssdstripe_remap_test(struct kunit *test)
+{
+	const struct ssdstripe_geom_case *c = test->param_value;
+	const u64 stripe = (u64)c->members * c->chunk;
+	const u64 probes[] = {
+		0, 1, c->chunk - 1, c->chunk, stripe - 1, stripe,
+		5 * stripe + c->chunk / 2, (1ULL << 40) + 12345,
+	};
+	unsigned int i, member, ref_member;
+	struct ssdstripe_c *sc;
+	u64 ref_result;
+	sector_t r;
+
+	sc = kunit_kzalloc(test, struct_size(sc, member, c->members),
+			   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	ssdstripe_geom_init(&sc->geom, c->members, c->chunk);
+	/* A different offset per member, so a wrong one shows. */
+	for (i = 0; i < c->members; i++)
+		sc->member[i].offset = c->offset + 1000003ULL * i;
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		r = ssdstripe_remap(sc, probes[i], &member);
+		ssdstripe_ref_map(c->members, c->chunk, probes[i], &ref_member,
+				  &ref_result);
+		KUNIT_EXPECT_EQ_MSG(test, member, ref_member, "sector %llu",
+				    probes[i]);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)r,
+				    ref_result + c->offset + 1000003ULL * ref_member,
+				    "sector %llu", probes[i]);
+	}
+}
+
 /* --- discard / write-zeroes range splitting ---------------------------- */
 
 struct ssdstripe_range_case {
@@ -1063,6 +1097,7 @@ static struct kunit_case ssdstripe_geometry_test_cases[] = {
 	KUNIT_CASE_PARAM(ssdstripe_geometry_test, ssdstripe_geom_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_geometry_sequential_test,
 			 ssdstripe_geom_gen_params),
+	KUNIT_CASE_PARAM(ssdstripe_remap_test, ssdstripe_geom_gen_params),
 	{}
 };
 
