@@ -190,7 +190,7 @@ struct ssdstripe_stats {
 	u64 hist[SSDSTRIPE_HIST_NR];
 	u64 retries;		/* would-block completions, retried upstream */
 	/* Never reset: the health monitor takes deltas of these. */
-	u64 ok;			/* completions that were not errors */
+	u64 ok;			/* successful completions */
 	u64 failed;		/* completions with an error that counts */
 	u64 rw_done;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
@@ -199,7 +199,7 @@ struct ssdstripe_stats {
 
 /* What the health monitor saw of one member in one window. */
 struct ssdstripe_sample {
-	u64 ok;			/* completions that were not errors */
+	u64 ok;			/* successful completions */
 	u64 errors;		/* failed completions */
 	u64 rw_ios;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
@@ -1697,7 +1697,7 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 			this_cpu_inc(st->hist[bucket]);
 			break;
 		case SSDSTRIPE_ERR_IGNORED:
-			this_cpu_inc(st->ok);
+			/* Not an error, and not a success either. */
 			break;
 		case SSDSTRIPE_ERR_RETRY:
 			this_cpu_inc(st->retries);
