@@ -1,7 +1,8 @@
 #!/bin/sh
 # True alarm, kept: one bad sector on an idle array.  Member 1 is a linear
-# table with a one-block error segment in the middle.  One direct read of
-# that block through the array makes member 1 erroring (never failed) and
+# table with a one-block error segment in the middle.  One dd read of that
+# block through the array (in the rig a failing read-ahead, then the failing
+# read) makes member 1 erroring (never failed) and
 # the array erroring; it stays so over idle windows and clean reads, until
 # clear_errors makes it ok and optimal with its errors zeroed.  Events are
 # raised a bounded number of times.
