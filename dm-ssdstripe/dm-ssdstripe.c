@@ -22,8 +22,10 @@
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/sched/mm.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/completion.h>
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
@@ -53,6 +55,10 @@ enum ssdstripe_op {
  */
 #define SSDSTRIPE_HIST_NR 18
 
+/*
+ * Member states, in order of priority: the array's state is its worst
+ * member's, so the order matters.
+ */
 enum ssdstripe_state {
 	SSDSTRIPE_OK,
 	SSDSTRIPE_SLOW,
@@ -60,10 +66,12 @@ enum ssdstripe_state {
 	SSDSTRIPE_FAILED,
 };
 
-enum ssdstripe_array_state {
-	SSDSTRIPE_OPTIMAL,
-	SSDSTRIPE_DEGRADED,
-	SSDSTRIPE_ARRAY_FAILED,
+/* What a completion means for the member's health. */
+enum ssdstripe_err_class {
+	SSDSTRIPE_ERR_NONE,	/* success */
+	SSDSTRIPE_ERR_RETRY,	/* would block: the submitter retries it */
+	SSDSTRIPE_ERR_IGNORED,	/* a failure that says nothing of the member */
+	SSDSTRIPE_ERR_ERROR,	/* a real member error */
 };
 
 static const char * const ssdstripe_state_name[] = {
@@ -81,10 +89,15 @@ static const char ssdstripe_state_letter[] = {
 	[SSDSTRIPE_FAILED] = 'D',
 };
 
+/*
+ * The array state is the worst member state, named in RAID-0 words (sysfs
+ * ABI version 2): nothing is redundant, so the word names what to do.
+ */
 static const char * const ssdstripe_array_state_name[] = {
-	[SSDSTRIPE_OPTIMAL] = "optimal",
-	[SSDSTRIPE_DEGRADED] = "degraded",
-	[SSDSTRIPE_ARRAY_FAILED] = "failed",
+	[SSDSTRIPE_OK] = "optimal",
+	[SSDSTRIPE_SLOW] = "slow",
+	[SSDSTRIPE_ERRORING] = "erroring",
+	[SSDSTRIPE_FAILED] = "failed",
 };
 
 /*
@@ -95,9 +108,10 @@ struct ssdstripe_thresholds {
 	unsigned int window_ms;		/* length of one health window */
 	unsigned int slow_factor;	/* slow: mean latency >= factor x peers' median */
 	unsigned int slow_min_latency_us; /* ... and at least this */
-	unsigned int slow_windows;	/* ... for this many loaded windows */
-	unsigned int recover_windows;	/* clean windows back to ok */
-	unsigned int min_ios;		/* reads+writes in a window to judge speed */
+	unsigned int slow_windows;	/* ... for this many judgments in a row */
+	unsigned int recover_windows;	/* judgments or clean windows to recover */
+	unsigned int min_ios;		/* reads+writes in one speed judgment */
+	unsigned int fail_windows;	/* all-error windows before failed */
 };
 
 struct ssdstripe_tunable {
@@ -127,6 +141,8 @@ static const struct ssdstripe_tunable ssdstripe_tunables[] = {
 			  "Invalid recover_windows value"),
 	SSDSTRIPE_TUNABLE("min_ios", min_ios, 1, 1000000, 16,
 			  "Invalid min_ios value"),
+	SSDSTRIPE_TUNABLE("fail_windows", fail_windows, 1, 1000, 3,
+			  "Invalid fail_windows value"),
 };
 
 static unsigned int *ssdstripe_tunable_ptr(struct ssdstripe_thresholds *t,
@@ -172,8 +188,9 @@ struct ssdstripe_stats {
 	u64 sectors[SSDSTRIPE_OP_NR];
 	u64 errors[SSDSTRIPE_OP_NR];
 	u64 hist[SSDSTRIPE_HIST_NR];
+	u64 retries;		/* would-block completions, retried upstream */
 	/* Never reset: the health monitor takes deltas of these. */
-	u64 done;		/* completions */
+	u64 ok;			/* successful completions */
 	u64 failed;		/* completions with an error that counts */
 	u64 rw_done;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
@@ -185,16 +202,34 @@ struct ssdstripe_sample {
 	u64 ok;			/* successful completions */
 	u64 errors;		/* failed completions */
 	u64 rw_ios;		/* successful reads and writes */
-	u64 rw_lat_us;		/* their summed latency */
+	u64 rw_lat_ns;		/* their summed latency */
 	bool gone;		/* the member's disk has been removed */
 };
 
-/* Health state of one member and the runs that move it. */
+/* Errors seen on a member, apart from its speed. */
+enum ssdstripe_err_level {
+	SSDSTRIPE_ERRLVL_NONE,
+	SSDSTRIPE_ERRLVL_ERRORING,	/* sticky until clear_errors */
+	SSDSTRIPE_ERRLVL_FAILED,
+};
+
+/*
+ * Health of one member: its published state is the worse of what its
+ * errors say and what its speed says.
+ */
 struct ssdstripe_health {
 	enum ssdstripe_state state;
-	unsigned int slow_run;		/* consecutive loaded slow windows */
-	unsigned int fast_run;		/* consecutive loaded normal windows */
-	unsigned int clean_run;		/* consecutive windows with I/O, no errors */
+	enum ssdstripe_err_level err;
+	unsigned int fail_run;		/* windows in a row: errors, no success */
+	unsigned int clean_run;		/* failed: windows in a row with I/O, no error */
+	bool slow;			/* the speed verdict */
+	unsigned int slow_run;		/* slow judgments in a row */
+	unsigned int fast_run;		/* normal judgments in a row */
+	u64 acc_ios;			/* speed evidence not judged yet */
+	u64 acc_lat_ns;
+	unsigned int acc_windows;	/* windows since it started */
+	u64 judged_ns;			/* mean of the last judgment */
+	unsigned int judged_age;	/* windows since it; 0: none yet */
 };
 
 struct ssdstripe_member {
@@ -203,7 +238,9 @@ struct ssdstripe_member {
 	atomic_t error_count;
 	struct ssdstripe_stats __percpu *stats;
 
-	/* Owned by the health monitor (one work item, never concurrent). */
+	/* Published under ssdstripe_c.state_seq; read with READ_ONCE. */
+	enum ssdstripe_state state;
+	/* Guarded by ssdstripe_c.health_lock. */
 	struct ssdstripe_health health;
 	struct ssdstripe_stats last;	/* totals at the previous window */
 	unsigned int latency_us;	/* mean of the last window, for sysfs */
@@ -222,7 +259,15 @@ struct ssdstripe_c {
 
 	struct ssdstripe_thresholds thr;
 	struct delayed_work health_work;
-	enum ssdstripe_array_state array_state;
+	/*
+	 * health_lock serialises the writers of member health (the health
+	 * work, the clear_errors message, resume): every member's health,
+	 * last and the buffers below.  state_seq publishes the member states
+	 * as one snapshot; readers (sysfs, status, IMA) take no lock and
+	 * derive the array state from the states they read.
+	 */
+	struct mutex health_lock;
+	seqcount_mutex_t state_seq;
 	/* The health monitor's buffers, one entry per member. */
 	u64 *scratch;
 	struct ssdstripe_sample *samples;
@@ -233,6 +278,13 @@ struct ssdstripe_c {
 	struct ssdstripe_kobj *sysfs_top;
 	struct kobject *sysfs_members;
 	struct ssdstripe_kobj **sysfs_member;
+	/*
+	 * Our kobjects not yet released, plus one while the table lives: the
+	 * dtr waits for kobj_released so that no release function runs after
+	 * the module is gone (dm-sysfs does the same with kobj_holder).
+	 */
+	atomic_t kobj_count;
+	struct completion kobj_released;
 
 	struct ssdstripe_member member[];
 };
@@ -356,7 +408,8 @@ static bool ssdstripe_member_range(const struct ssdstripe_geom *g,
  * Largest discard a single array bio may carry so that no member's share
  * exceeds that member's own limit @member_max.  Any window of N * k * chunk
  * logical sectors gives every member exactly k * chunk sectors, whatever
- * its alignment.
+ * its alignment.  Never below @member_max, which is always safe: no share
+ * is larger than the bio.  Returning 0 would turn the operation off.
  */
 static unsigned int ssdstripe_scaled_limit(const struct ssdstripe_geom *g,
 					   unsigned int member_max)
@@ -374,7 +427,26 @@ static unsigned int ssdstripe_scaled_limit(const struct ssdstripe_geom *g,
 		scaled *= g->members;
 	}
 
-	return scaled;
+	return max(scaled, member_max);
+}
+
+/*
+ * What a completion with @status of a bio with flags @opf says about the
+ * member.  A would-block completion (BLK_STS_AGAIN, from a REQ_NOWAIT or
+ * polled bio that found no tag) is retried by its submitter; read-ahead
+ * may fail and an unsupported operation is not a fault.
+ */
+static enum ssdstripe_err_class ssdstripe_classify(blk_status_t status,
+						   blk_opf_t opf)
+{
+	if (!status)
+		return SSDSTRIPE_ERR_NONE;
+	if (status == BLK_STS_AGAIN)
+		return SSDSTRIPE_ERR_RETRY;
+	if (status == BLK_STS_NOTSUPP || (opf & REQ_RAHEAD))
+		return SSDSTRIPE_ERR_IGNORED;
+
+	return SSDSTRIPE_ERR_ERROR;
 }
 
 /* Histogram bucket of a latency: 16 << i microseconds at most. */
@@ -408,105 +480,185 @@ static u64 ssdstripe_peer_median(const u64 *mean, unsigned int n,
 	return mean[m < self ? m : m + 1];
 }
 
+/* Move member @h's error level given one window's sample @s. */
+static void ssdstripe_health_errors(const struct ssdstripe_thresholds *t,
+				    const struct ssdstripe_sample *s,
+				    struct ssdstripe_health *h)
+{
+	if (s->gone) {
+		h->err = SSDSTRIPE_ERRLVL_FAILED;
+		h->fail_run = 0;
+		h->clean_run = 0;
+		return;
+	}
+
+	if (s->errors) {
+		h->clean_run = 0;
+		if (h->err == SSDSTRIPE_ERRLVL_NONE)
+			h->err = SSDSTRIPE_ERRLVL_ERRORING;
+		if (s->ok) {
+			h->fail_run = 0;
+			return;
+		}
+		if (++h->fail_run >= t->fail_windows)
+			h->err = SSDSTRIPE_ERRLVL_FAILED;
+		return;
+	}
+
+	/* An idle window is no evidence either way. */
+	if (!s->ok)
+		return;
+
+	h->fail_run = 0;
+	if (h->err == SSDSTRIPE_ERRLVL_FAILED &&
+	    ++h->clean_run >= t->recover_windows) {
+		/* Working again, but what it lost stays flagged. */
+		h->err = SSDSTRIPE_ERRLVL_ERRORING;
+		h->clean_run = 0;
+	}
+}
+
+/* Member @h's speed verdict after one judgment: @slow or not. */
+static void ssdstripe_health_judge(const struct ssdstripe_thresholds *t,
+				   struct ssdstripe_health *h, bool slow)
+{
+	if (slow) {
+		h->fast_run = 0;
+		if (++h->slow_run >= t->slow_windows)
+			h->slow = true;
+		return;
+	}
+
+	h->slow_run = 0;
+	if (h->slow && ++h->fast_run >= t->recover_windows) {
+		h->slow = false;
+		h->fast_run = 0;
+	}
+}
+
+static enum ssdstripe_state ssdstripe_health_state(const struct ssdstripe_health *h)
+{
+	if (h->err == SSDSTRIPE_ERRLVL_FAILED)
+		return SSDSTRIPE_FAILED;
+	if (h->err == SSDSTRIPE_ERRLVL_ERRORING)
+		return SSDSTRIPE_ERRORING;
+
+	return h->slow ? SSDSTRIPE_SLOW : SSDSTRIPE_OK;
+}
+
+/* A peer's last judgment counts for this many windows after it. */
+static unsigned int ssdstripe_judgment_life(const struct ssdstripe_thresholds *t)
+{
+	return t->slow_windows + t->recover_windows;
+}
+
 /*
  * One health window for all @n members: move each member's state given
  * what it did in the window.  Pure: no I/O, no locks, no clock, so KUnit
  * drives it with synthetic windows.  @scratch holds @n values.
  *
- * - failed:   the member's disk is gone, or it had errors and no success.
- * - erroring: errors in the window; back to ok after recover_windows
- *             windows that saw I/O and no error.
- * - slow:     for slow_windows loaded windows in a row, its mean read/write
- *             latency was at least slow_min_latency_us and slow_factor
- *             times the median of its loaded peers; back to ok after
- *             recover_windows loaded windows that were not slow.  Windows
- *             with too little I/O (on it or its peers) change nothing, so
- *             idle members do not flap and a lone member is never slow.
+ * Errors (see ssdstripe_health_errors()):
+ * - erroring: any error.  Sticky: only clear_errors brings it back.
+ * - failed:   the member's disk is gone, or fail_windows windows in a row
+ *             (idle windows between them do not count) in which it had
+ *             errors and no success.  A failed member whose disk is there
+ *             and that then has recover_windows windows with I/O and no
+ *             error goes back to erroring, not ok.
+ * Speed:
+ * - Each member accumulates its successful reads and writes over windows
+ *   (at most slow_windows + recover_windows of them: older evidence is
+ *   dropped) until it has min_ios of them: that is one judgment, of its mean
+ *   latency against the median of its peers' judgments of the last
+ *   slow_windows + recover_windows windows.  Slow when the mean is at
+ *   least slow_min_latency_us and slow_factor times that median (never
+ *   against a median of 0 or with no peer judgment); slow_windows slow
+ *   judgments in a row make the member slow, recover_windows normal ones
+ *   clear it.  Idle members are not judged: an idle slow member stays
+ *   slow, and a window with errors drops its evidence and its peer value.
  */
 static void ssdstripe_health_update(const struct ssdstripe_thresholds *t,
 				    unsigned int n,
 				    const struct ssdstripe_sample *s,
 				    struct ssdstripe_health *h, u64 *scratch)
 {
-	unsigned int i, j, loaded = 0;
-	u64 mean, median;
+	unsigned int i, j, peers = 0, life = ssdstripe_judgment_life(t);
+	u64 median, min_ns;
 	bool slow;
 
-	/* Mean latencies of loaded, healthy members, sorted. */
+	min_ns = (u64)t->slow_min_latency_us * NSEC_PER_USEC;
+
+	/* Errors first; then gather this window's evidence of speed. */
 	for (i = 0; i < n; i++) {
-		if (s[i].rw_ios >= t->min_ios && !s[i].errors && !s[i].gone)
-			scratch[loaded++] = div64_u64(s[i].rw_lat_us, s[i].rw_ios);
+		struct ssdstripe_health *hi = &h[i];
+
+		ssdstripe_health_errors(t, &s[i], hi);
+
+		if (hi->judged_age && hi->judged_age < U32_MAX)
+			hi->judged_age++;
+		if (s[i].gone || s[i].errors) {
+			hi->acc_ios = 0;
+			hi->acc_lat_ns = 0;
+			continue;
+		}
+		/* Evidence older than a judgment may live is dropped. */
+		if (hi->acc_ios && ++hi->acc_windows >= life) {
+			hi->acc_ios = 0;
+			hi->acc_lat_ns = 0;
+		}
+		if (!hi->acc_ios)
+			hi->acc_windows = 0;
+		hi->acc_ios += s[i].rw_ios;
+		hi->acc_lat_ns += s[i].rw_lat_ns;
+		if (hi->acc_ios < t->min_ios)
+			continue;
+		hi->judged_ns = div64_u64(hi->acc_lat_ns, hi->acc_ios);
+		hi->judged_age = 1;
+		hi->acc_ios = 0;
+		hi->acc_lat_ns = 0;
 	}
-	sort(scratch, loaded, sizeof(*scratch), ssdstripe_cmp_u64, NULL);
+
+	/* Recent judgments of members without errors now, sorted. */
+	for (i = 0; i < n; i++) {
+		if (h[i].judged_age && h[i].judged_age <= life &&
+		    !s[i].errors && !s[i].gone)
+			scratch[peers++] = h[i].judged_ns;
+	}
+	sort(scratch, peers, sizeof(*scratch), ssdstripe_cmp_u64, NULL);
 
 	for (i = 0; i < n; i++) {
 		struct ssdstripe_health *hi = &h[i];
 
-		if (s[i].gone || (s[i].errors && !s[i].ok)) {
-			hi->state = SSDSTRIPE_FAILED;
-			hi->clean_run = 0;
-			hi->slow_run = 0;
-			hi->fast_run = 0;
-			continue;
+		/* Judged in this window, and some peer to compare with. */
+		if (hi->judged_age == 1 && peers >= 2) {
+			for (j = 0; j < peers && scratch[j] != hi->judged_ns; j++)
+				;
+			median = ssdstripe_peer_median(scratch, peers, j);
+			slow = median && hi->judged_ns >= min_ns &&
+			       hi->judged_ns >= (u64)t->slow_factor * median;
+			ssdstripe_health_judge(t, hi, slow);
 		}
-
-		if (s[i].errors) {
-			hi->state = SSDSTRIPE_ERRORING;
-			hi->clean_run = 0;
-			hi->slow_run = 0;
-			hi->fast_run = 0;
-			continue;
-		}
-
-		if (hi->state == SSDSTRIPE_ERRORING ||
-		    hi->state == SSDSTRIPE_FAILED) {
-			if (!s[i].ok)
-				continue;
-			if (++hi->clean_run < t->recover_windows)
-				continue;
-			hi->state = SSDSTRIPE_OK;
-			hi->clean_run = 0;
-			continue;
-		}
-
-		/* Speed is judged only under load, and only against peers. */
-		if (s[i].rw_ios < t->min_ios || loaded < 2)
-			continue;
-
-		mean = div64_u64(s[i].rw_lat_us, s[i].rw_ios);
-		for (j = 0; j < loaded && scratch[j] != mean; j++)
-			;
-		median = ssdstripe_peer_median(scratch, loaded, j);
-		slow = mean >= t->slow_min_latency_us &&
-		       mean >= (u64)t->slow_factor * median;
-
-		if (slow) {
-			hi->fast_run = 0;
-			if (++hi->slow_run >= t->slow_windows)
-				hi->state = SSDSTRIPE_SLOW;
-		} else {
-			hi->slow_run = 0;
-			if (hi->state == SSDSTRIPE_SLOW &&
-			    ++hi->fast_run >= t->recover_windows) {
-				hi->state = SSDSTRIPE_OK;
-				hi->fast_run = 0;
-			}
-		}
+		hi->state = ssdstripe_health_state(hi);
 	}
 }
 
-static enum ssdstripe_array_state
+/* Clear a member's errors (clear_errors): it is ok unless its disk is gone. */
+static void ssdstripe_health_clear(struct ssdstripe_health *h, bool gone)
+{
+	memset(h, 0, sizeof(*h));
+	if (gone)
+		h->err = SSDSTRIPE_ERRLVL_FAILED;
+	h->state = ssdstripe_health_state(h);
+}
+
+/* The array's state: its worst member's (see ssdstripe_array_state_name). */
+static enum ssdstripe_state
 ssdstripe_array_state(const struct ssdstripe_health *h, unsigned int n)
 {
-	enum ssdstripe_array_state a = SSDSTRIPE_OPTIMAL;
+	enum ssdstripe_state a = SSDSTRIPE_OK;
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		if (h[i].state == SSDSTRIPE_FAILED)
-			return SSDSTRIPE_ARRAY_FAILED;
-		if (h[i].state != SSDSTRIPE_OK)
-			a = SSDSTRIPE_DEGRADED;
-	}
+	for (i = 0; i < n; i++)
+		a = max(a, h[i].state);
 
 	return a;
 }
@@ -707,6 +859,7 @@ static void ssdstripe_reset_stats(struct ssdstripe_c *sc)
 			memset(st->sectors, 0, sizeof(st->sectors));
 			memset(st->errors, 0, sizeof(st->errors));
 			memset(st->hist, 0, sizeof(st->hist));
+			st->retries = 0;
 		}
 	}
 }
@@ -763,7 +916,7 @@ static void ssdstripe_trigger_event(struct work_struct *work)
 }
 
 static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
-			     enum ssdstripe_array_state array)
+			     enum ssdstripe_state array)
 {
 	struct kobject *kobj = &disk_to_dev(dm_disk(sc->md))->kobj;
 	char env_member[32], env_dev[48], env_state[32], env_array[32];
@@ -779,10 +932,34 @@ static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
 	snprintf(env_dev, sizeof(env_dev), "SSDSTRIPE_DEVICE=%s",
 		 sc->member[member].dev->name);
 	snprintf(env_state, sizeof(env_state), "SSDSTRIPE_STATE=%s",
-		 ssdstripe_state_name[sc->member[member].health.state]);
+		 ssdstripe_state_name[sc->member[member].state]);
 	snprintf(env_array, sizeof(env_array), "SSDSTRIPE_ARRAY_STATE=%s",
 		 ssdstripe_array_state_name[array]);
 	kobject_uevent_env(kobj, KOBJ_CHANGE, envp);
+}
+
+/*
+ * The member states as one snapshot, in @states (may be NULL); returns the
+ * array state they imply.  Takes no lock: the writers hold health_lock.
+ */
+static enum ssdstripe_state ssdstripe_read_states(struct ssdstripe_c *sc,
+						  enum ssdstripe_state *states)
+{
+	enum ssdstripe_state st, worst;
+	unsigned int seq, i;
+
+	do {
+		seq = read_seqcount_begin(&sc->state_seq);
+		worst = SSDSTRIPE_OK;
+		for (i = 0; i < sc->geom.members; i++) {
+			st = READ_ONCE(sc->member[i].state);
+			if (states)
+				states[i] = st;
+			worst = max(worst, st);
+		}
+	} while (read_seqcount_retry(&sc->state_seq, seq));
+
+	return worst;
 }
 
 static void ssdstripe_take_sample(struct ssdstripe_c *sc,
@@ -791,24 +968,75 @@ static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 {
 	struct ssdstripe_stats now;
 
-	now.done = SSDSTRIPE_SUM(m, done);
+	now.ok = SSDSTRIPE_SUM(m, ok);
 	now.failed = SSDSTRIPE_SUM(m, failed);
 	now.rw_done = SSDSTRIPE_SUM(m, rw_done);
 	now.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
 
 	s->errors = now.failed - m->last.failed;
-	s->ok = (now.done - m->last.done) - s->errors;
-	/* Without accounting successes are not counted: assume there were. */
+	s->ok = now.ok - m->last.ok;
+	/*
+	 * Without accounting successes are not counted: assume there were,
+	 * so errors make a member erroring, and only a gone disk failed.
+	 */
 	if (!sc->stats)
 		s->ok = 1;
 	s->rw_ios = now.rw_done - m->last.rw_done;
-	s->rw_lat_us = div_u64(now.rw_lat_ns - m->last.rw_lat_ns, NSEC_PER_USEC);
+	s->rw_lat_ns = now.rw_lat_ns - m->last.rw_lat_ns;
 	s->gone = test_bit(GD_DEAD, &m->dev->bdev->bd_disk->state);
 	m->last = now;
 
 	WRITE_ONCE(m->latency_us, s->rw_ios ?
-		   (unsigned int)min_t(u64, div64_u64(s->rw_lat_us, s->rw_ios),
-				       UINT_MAX) : 0);
+		   (unsigned int)min_t(u64, div64_u64(s->rw_lat_ns, s->rw_ios) /
+				       NSEC_PER_USEC, UINT_MAX) : 0);
+}
+
+/* Restart the health monitor's deltas from the counters as they are now. */
+static void __ssdstripe_sample_restart(struct ssdstripe_member *m)
+{
+	m->last.ok = SSDSTRIPE_SUM(m, ok);
+	m->last.failed = SSDSTRIPE_SUM(m, failed);
+	m->last.rw_done = SSDSTRIPE_SUM(m, rw_done);
+	m->last.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+}
+
+/*
+ * Publish next[] as the members' health in one snapshot, then tell: one
+ * log line and uevent per member whose state changed, one dm event in all.
+ * next[] gets the old health back.  Called with health_lock held.
+ */
+static void __ssdstripe_health_publish(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_health *next = sc->next;
+	unsigned int n = sc->geom.members, i;
+	enum ssdstripe_state array, old, new;
+	bool changed = false;
+
+	lockdep_assert_held(&sc->health_lock);
+
+	array = ssdstripe_array_state(next, n);
+	write_seqcount_begin(&sc->state_seq);
+	for (i = 0; i < n; i++) {
+		swap(sc->member[i].health, next[i]);
+		WRITE_ONCE(sc->member[i].state, sc->member[i].health.state);
+	}
+	write_seqcount_end(&sc->state_seq);
+
+	for (i = 0; i < n; i++) {
+		old = next[i].state;
+		new = sc->member[i].health.state;
+		if (new == old)
+			continue;
+		changed = true;
+		DMWARN_LIMIT("%s: member %u (%s) %s -> %s, array %s",
+			     dm_table_device_name(sc->ti->table), i,
+			     sc->member[i].dev->name, ssdstripe_state_name[old],
+			     ssdstripe_state_name[new],
+			     ssdstripe_array_state_name[array]);
+		ssdstripe_uevent(sc, i, array);
+	}
+	if (changed)
+		dm_table_event(sc->ti->table);
 }
 
 static void ssdstripe_health_work(struct work_struct *work)
@@ -817,53 +1045,55 @@ static void ssdstripe_health_work(struct work_struct *work)
 					      struct ssdstripe_c, health_work);
 	struct ssdstripe_health *next = sc->next;
 	unsigned int n = sc->geom.members, i;
-	enum ssdstripe_array_state array;
-	enum ssdstripe_state old;
 	struct ssdstripe_thresholds t;
-	bool changed = false;
 
-	t.window_ms = READ_ONCE(sc->thr.window_ms);
-	t.slow_factor = READ_ONCE(sc->thr.slow_factor);
-	t.slow_min_latency_us = READ_ONCE(sc->thr.slow_min_latency_us);
-	t.slow_windows = READ_ONCE(sc->thr.slow_windows);
-	t.recover_windows = READ_ONCE(sc->thr.recover_windows);
-	t.min_ios = READ_ONCE(sc->thr.min_ios);
+	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++)
+		*ssdstripe_tunable_ptr(&t, &ssdstripe_tunables[i]) =
+			READ_ONCE(*ssdstripe_tunable_ptr(&sc->thr,
+							 &ssdstripe_tunables[i]));
 
+	mutex_lock(&sc->health_lock);
 	for (i = 0; i < n; i++) {
 		ssdstripe_take_sample(sc, &sc->member[i], &sc->samples[i]);
 		next[i] = sc->member[i].health;
 	}
-
 	ssdstripe_health_update(&t, n, sc->samples, next, sc->scratch);
-	array = ssdstripe_array_state(next, n);
-
-	/*
-	 * Publish every member's new state, then the array state they imply,
-	 * and only then tell anyone: a listener woken by the uevent or the dm
-	 * event reads member and array states that agree.  next[] keeps the
-	 * old states for the messages.
-	 */
-	for (i = 0; i < n; i++)
-		swap(sc->member[i].health, next[i]);
-	WRITE_ONCE(sc->array_state, array);
-
-	for (i = 0; i < n; i++) {
-		old = next[i].state;
-		if (sc->member[i].health.state == old)
-			continue;
-		changed = true;
-		DMWARN_LIMIT("%s: member %u (%s) %s -> %s, array %s",
-			     dm_table_device_name(sc->ti->table), i,
-			     sc->member[i].dev->name, ssdstripe_state_name[old],
-			     ssdstripe_state_name[sc->member[i].health.state],
-			     ssdstripe_array_state_name[array]);
-		ssdstripe_uevent(sc, i, array);
-	}
-	if (changed)
-		dm_table_event(sc->ti->table);
+	__ssdstripe_health_publish(sc);
+	mutex_unlock(&sc->health_lock);
 
 	queue_delayed_work(system_percpu_wq, &sc->health_work,
 			   msecs_to_jiffies(t.window_ms));
+}
+
+/*
+ * clear_errors: forget every member's errors, like "zpool clear".  Members
+ * whose disk is not gone are ok again; the error counters restart at 0 and
+ * errors raise dm events again.
+ */
+static void ssdstripe_clear_errors(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_stats *st;
+	struct ssdstripe_member *m;
+	unsigned int i;
+	int cpu;
+
+	mutex_lock(&sc->health_lock);
+	for (i = 0; i < sc->geom.members; i++) {
+		m = &sc->member[i];
+		/* Racy against I/O in flight, as reset_stats. */
+		for_each_possible_cpu(cpu) {
+			st = per_cpu_ptr(m->stats, cpu);
+			memset(st->errors, 0, sizeof(st->errors));
+		}
+		atomic_set(&m->error_count, 0);
+		/* Errors of the window under way are cleared too. */
+		m->last.failed = SSDSTRIPE_SUM(m, failed);
+		sc->next[i] = m->health;
+		ssdstripe_health_clear(&sc->next[i],
+				       test_bit(GD_DEAD, &m->dev->bdev->bd_disk->state));
+	}
+	__ssdstripe_health_publish(sc);
+	mutex_unlock(&sc->health_lock);
 }
 
 /* --- sysfs ------------------------------------------------------------- */
@@ -892,6 +1122,7 @@ enum ssdstripe_attr_kind {
 	SSDSTRIPE_A_SECTORS,
 	SSDSTRIPE_A_ERRORS,
 	SSDSTRIPE_A_ALL_ERRORS,
+	SSDSTRIPE_A_RETRIES,
 	SSDSTRIPE_A_INFLIGHT,
 	SSDSTRIPE_A_LATENCY,
 	SSDSTRIPE_A_HISTOGRAM,
@@ -932,6 +1163,7 @@ SSDSTRIPE_ATTR(flush_errors, SSDSTRIPE_A_ERRORS, SSDSTRIPE_OP_FLUSH);
 SSDSTRIPE_ATTR(discard_errors, SSDSTRIPE_A_ERRORS, SSDSTRIPE_OP_DISCARD);
 SSDSTRIPE_ATTR(write_zeroes_errors, SSDSTRIPE_A_ERRORS,
 	       SSDSTRIPE_OP_WRITE_ZEROES);
+SSDSTRIPE_ATTR(retries, SSDSTRIPE_A_RETRIES, 0);
 SSDSTRIPE_ATTR(inflight, SSDSTRIPE_A_INFLIGHT, 0);
 SSDSTRIPE_ATTR(latency_us, SSDSTRIPE_A_LATENCY, 0);
 SSDSTRIPE_ATTR(latency_histogram, SSDSTRIPE_A_HISTOGRAM, 0);
@@ -960,6 +1192,7 @@ static struct attribute *ssdstripe_member_attrs[] = {
 	&ssdstripe_attr_flush_errors.attr,
 	&ssdstripe_attr_discard_errors.attr,
 	&ssdstripe_attr_write_zeroes_errors.attr,
+	&ssdstripe_attr_retries.attr,
 	&ssdstripe_attr_inflight.attr,
 	&ssdstripe_attr_latency_us.attr,
 	&ssdstripe_attr_latency_histogram.attr,
@@ -1000,10 +1233,10 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 		return sysfs_emit(buf, "%u\n", sc->geom.members);
 	case SSDSTRIPE_A_ARRAY_STATE:
 		return sysfs_emit(buf, "%s\n",
-				  ssdstripe_array_state_name[READ_ONCE(sc->array_state)]);
+				  ssdstripe_array_state_name[ssdstripe_read_states(sc, NULL)]);
 	case SSDSTRIPE_A_STATE:
 		return sysfs_emit(buf, "%s\n",
-				  ssdstripe_state_name[READ_ONCE(m->health.state)]);
+				  ssdstripe_state_name[READ_ONCE(m->state)]);
 	case SSDSTRIPE_A_IOS:
 		v = SSDSTRIPE_SUM(m, ios[a->op]);
 		break;
@@ -1016,6 +1249,9 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 	case SSDSTRIPE_A_ALL_ERRORS:
 		for (op = 0; op < SSDSTRIPE_OP_NR; op++)
 			v += SSDSTRIPE_SUM(m, errors[op]);
+		break;
+	case SSDSTRIPE_A_RETRIES:
+		v = SSDSTRIPE_SUM(m, retries);
 		break;
 	case SSDSTRIPE_A_INFLIGHT:
 		/* Per-CPU halves of one count: the sum is what matters. */
@@ -1037,7 +1273,12 @@ static const struct sysfs_ops ssdstripe_sysfs_ops = {
 
 static void ssdstripe_kobj_release(struct kobject *kobj)
 {
-	kfree(container_of(kobj, struct ssdstripe_kobj, kobj));
+	struct ssdstripe_kobj *k = container_of(kobj, struct ssdstripe_kobj, kobj);
+	struct ssdstripe_c *sc = k->sc;
+
+	kfree(k);
+	if (atomic_dec_and_test(&sc->kobj_count))
+		complete(&sc->kobj_released);
 }
 
 static const struct kobj_type ssdstripe_top_ktype = {
@@ -1090,6 +1331,7 @@ static struct ssdstripe_kobj *ssdstripe_kobj_new(struct ssdstripe_c *sc,
 		return NULL;
 	k->sc = sc;
 	k->member = member;
+	atomic_inc(&sc->kobj_count);
 	if (kobject_init_and_add(&k->kobj, type, parent, "%s", name)) {
 		kobject_put(&k->kobj);
 		return NULL;
@@ -1253,6 +1495,7 @@ bad_put:
 
 static void ssdstripe_free(struct ssdstripe_c *sc)
 {
+	mutex_destroy(&sc->health_lock);
 	kfree(sc->sysfs_member);
 	kfree(sc->next);
 	kfree(sc->samples);
@@ -1268,7 +1511,7 @@ static void ssdstripe_free(struct ssdstripe_c *sc)
  *	 [<health threshold> <value>]...]
  *
  * Health thresholds: health_window_ms, slow_factor, slow_min_latency_us,
- * slow_windows, recover_windows, min_ios.
+ * slow_windows, recover_windows, min_ios, fail_windows.
  */
 static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
@@ -1304,7 +1547,10 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	sc->thr = p.thr;
 	sc->ti = ti;
 	sc->md = dm_table_get_md(ti->table);
-	sc->array_state = SSDSTRIPE_OPTIMAL;
+	mutex_init(&sc->health_lock);
+	seqcount_mutex_init(&sc->state_seq, &sc->health_lock);
+	atomic_set(&sc->kobj_count, 1);
+	init_completion(&sc->kobj_released);
 	INIT_WORK(&sc->trigger_event, ssdstripe_trigger_event);
 	INIT_DELAYED_WORK(&sc->health_work, ssdstripe_health_work);
 	INIT_LIST_HEAD(&sc->sysfs_node);
@@ -1341,6 +1587,9 @@ static void ssdstripe_dtr(struct dm_target *ti)
 
 	cancel_delayed_work_sync(&sc->health_work);
 	ssdstripe_sysfs_unpublish(sc);
+	/* Every release function of ours runs before the module can go. */
+	if (!atomic_dec_and_test(&sc->kobj_count))
+		wait_for_completion(&sc->kobj_released);
 	flush_work(&sc->trigger_event);
 	ssdstripe_put_members(ti, sc, sc->geom.members);
 	ssdstripe_free(sc);
@@ -1373,11 +1622,25 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 	return DM_MAPIO_REMAPPED;
 }
 
+/*
+ * Member and member sector, its offset applied, of target-relative @sector:
+ * where map sends a read or write.
+ */
+static __always_inline sector_t ssdstripe_remap(const struct ssdstripe_c *sc,
+						sector_t sector,
+						unsigned int *member)
+{
+	sector_t r;
+
+	ssdstripe_map_sector(&sc->geom, sector, member, &r);
+
+	return r + sc->member[*member].offset;
+}
+
 static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 {
 	struct ssdstripe_c *sc = ti->private;
 	unsigned int member;
-	sector_t sector;
 
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
 		/* Empty flush: dm core clones it once per member. */
@@ -1392,10 +1655,9 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 		     bio_op(bio) == REQ_OP_WRITE_ZEROES))
 		return ssdstripe_map_range(sc, bio, dm_bio_get_target_bio_nr(bio));
 
-	ssdstripe_map_sector(&sc->geom,
-			     dm_target_offset(ti, bio->bi_iter.bi_sector),
-			     &member, &sector);
-	bio->bi_iter.bi_sector = sector + sc->member[member].offset;
+	bio->bi_iter.bi_sector = ssdstripe_remap(sc,
+						 dm_target_offset(ti, bio->bi_iter.bi_sector),
+						 &member);
 	bio_set_dev(bio, sc->member[member].dev->bdev);
 	ssdstripe_account_start(sc, bio, member);
 
@@ -1408,8 +1670,8 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 	struct ssdstripe_c *sc = ti->private;
 	struct ssdstripe_io *io = dm_per_bio_data(bio, sizeof(*io));
 	struct ssdstripe_stats __percpu *st;
+	enum ssdstripe_err_class class;
 	unsigned int bucket;
-	bool counts;
 	u64 lat_ns;
 	int count;
 
@@ -1418,32 +1680,41 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 	if (WARN_ON_ONCE(io->member >= sc->geom.members))
 		return DM_ENDIO_DONE;
 	st = sc->member[io->member].stats;
-
-	/* Read-ahead may fail; an unsupported operation is not a fault. */
-	counts = *error && !(bio->bi_opf & REQ_RAHEAD) &&
-		 *error != BLK_STS_NOTSUPP;
+	class = ssdstripe_classify(*error, bio->bi_opf);
 
 	if (sc->stats) {
 		this_cpu_dec(st->inflight);
-		this_cpu_inc(st->done);
-		if (counts) {
-			this_cpu_inc(st->failed);
-			this_cpu_inc(st->errors[io->op]);
-		} else if (!*error && io->op <= SSDSTRIPE_OP_WRITE) {
+		switch (class) {
+		case SSDSTRIPE_ERR_NONE:
+			this_cpu_inc(st->ok);
+			if (io->op > SSDSTRIPE_OP_WRITE)
+				break;
 			lat_ns = ktime_get_ns() - io->start_ns;
 			bucket = ssdstripe_hist_bucket(div_u64(lat_ns,
 							       NSEC_PER_USEC));
 			this_cpu_inc(st->rw_done);
 			this_cpu_add(st->rw_lat_ns, lat_ns);
 			this_cpu_inc(st->hist[bucket]);
+			break;
+		case SSDSTRIPE_ERR_IGNORED:
+			/* Not an error, and not a success either. */
+			break;
+		case SSDSTRIPE_ERR_RETRY:
+			this_cpu_inc(st->retries);
+			break;
+		case SSDSTRIPE_ERR_ERROR:
+			this_cpu_inc(st->failed);
+			this_cpu_inc(st->errors[io->op]);
+			break;
 		}
-	} else if (counts) {
+	} else if (class == SSDSTRIPE_ERR_RETRY) {
+		this_cpu_inc(st->retries);
+	} else if (class == SSDSTRIPE_ERR_ERROR) {
 		/* Errors still count towards health without accounting. */
-		this_cpu_inc(st->done);
 		this_cpu_inc(st->failed);
 	}
 
-	if (!counts)
+	if (class != SSDSTRIPE_ERR_ERROR)
 		return DM_ENDIO_DONE;
 
 	count = atomic_inc_return(&sc->member[io->member].error_count);
@@ -1472,14 +1743,10 @@ static void ssdstripe_resume(struct dm_target *ti)
 	ssdstripe_sysfs_publish(sc);
 
 	/* Windows start afresh: what happened while suspended is not load. */
-	for (i = 0; i < sc->geom.members; i++) {
-		struct ssdstripe_member *m = &sc->member[i];
-
-		m->last.done = SSDSTRIPE_SUM(m, done);
-		m->last.failed = SSDSTRIPE_SUM(m, failed);
-		m->last.rw_done = SSDSTRIPE_SUM(m, rw_done);
-		m->last.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
-	}
+	mutex_lock(&sc->health_lock);
+	for (i = 0; i < sc->geom.members; i++)
+		__ssdstripe_sample_restart(&sc->member[i]);
+	mutex_unlock(&sc->health_lock);
 	queue_delayed_work(system_percpu_wq, &sc->health_work,
 			   msecs_to_jiffies(READ_ONCE(sc->thr.window_ms)));
 }
@@ -1490,7 +1757,8 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 {
 	struct ssdstripe_c *sc = ti->private;
 	const struct ssdstripe_tunable *tu;
-	unsigned int sz = 0, nfeat = 0;
+	unsigned int sz = 0, nfeat = 0, letters_sz, seq;
+	enum ssdstripe_state st, worst;
 	struct ssdstripe_member *m;
 	unsigned int i, v;
 
@@ -1500,10 +1768,19 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 		for (i = 0; i < sc->geom.members; i++)
 			DMEMIT("%s ", sc->member[i].dev->name);
 		DMEMIT("1 ");
-		for (i = 0; i < sc->geom.members; i++)
-			DMEMIT("%c", ssdstripe_state_letter[READ_ONCE(sc->member[i].health.state)]);
-		DMEMIT(" %s 5",
-		       ssdstripe_array_state_name[READ_ONCE(sc->array_state)]);
+		/* The letters of one snapshot, and the array state they give. */
+		letters_sz = sz;
+		do {
+			seq = read_seqcount_begin(&sc->state_seq);
+			sz = letters_sz;
+			worst = SSDSTRIPE_OK;
+			for (i = 0; i < sc->geom.members; i++) {
+				st = READ_ONCE(sc->member[i].state);
+				worst = max(worst, st);
+				DMEMIT("%c", ssdstripe_state_letter[st]);
+			}
+		} while (read_seqcount_retry(&sc->state_seq, seq));
+		DMEMIT(" %s 5", ssdstripe_array_state_name[worst]);
 		for (i = 0; i < sc->geom.members; i++) {
 			m = &sc->member[i];
 			DMEMIT(" %llu %llu %llu %u %u",
@@ -1547,14 +1824,20 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 		DMEMIT(",members=%u,chunk_size=%u,discard_passdown=%c",
 		       sc->geom.members, sc->geom.chunk,
 		       sc->discard_passdown ? 'y' : 'n');
-		for (i = 0; i < sc->geom.members; i++) {
-			DMEMIT(",member_%u_device_name=%s", i,
-			       sc->member[i].dev->name);
-			DMEMIT(",member_%u_physical_start=%llu", i,
-			       (unsigned long long)sc->member[i].offset);
-			DMEMIT(",member_%u_status=%c", i,
-			       ssdstripe_state_letter[READ_ONCE(sc->member[i].health.state)]);
-		}
+		letters_sz = sz;
+		do {
+			seq = read_seqcount_begin(&sc->state_seq);
+			sz = letters_sz;
+			for (i = 0; i < sc->geom.members; i++) {
+				st = READ_ONCE(sc->member[i].state);
+				DMEMIT(",member_%u_device_name=%s", i,
+				       sc->member[i].dev->name);
+				DMEMIT(",member_%u_physical_start=%llu", i,
+				       (unsigned long long)sc->member[i].offset);
+				DMEMIT(",member_%u_status=%c", i,
+				       ssdstripe_state_letter[st]);
+			}
+		} while (read_seqcount_retry(&sc->state_seq, seq));
 		DMEMIT(";");
 		break;
 	}
@@ -1563,6 +1846,7 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 /*
  * Messages:
  *	reset_stats			zero the counters shown in sysfs
+ *	clear_errors			forget errors: members not gone are ok
  *	<health threshold> <value>	change a threshold (see the ctr)
  */
 static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
@@ -1573,6 +1857,11 @@ static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
 
 	if (argc == 1 && !strcasecmp(argv[0], "reset_stats")) {
 		ssdstripe_reset_stats(sc);
+		return 0;
+	}
+
+	if (argc == 1 && !strcasecmp(argv[0], "clear_errors")) {
+		ssdstripe_clear_errors(sc);
 		return 0;
 	}
 
@@ -1645,7 +1934,7 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 
 static struct target_type ssdstripe_target = {
 	.name		 = "ssdstripe",
-	.version	 = {1, 1, 0},
+	.version	 = {1, 2, 0},
 	.features	 = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = ssdstripe_ctr,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for dm-ssdstripe's pure logic: sector mapping, the split of
- * a discard range into one share per member, table parsing, and the
+ * a discard range into one share per member, scaled discard limits, table
+ * parsing and every tunable, the classification of completions, and the
  * member health state machine driven by synthetic windows.
  *
  * Included at the end of dm-ssdstripe.c so the static helpers are in reach.
@@ -102,6 +103,40 @@ static void ssdstripe_geometry_sequential_test(struct kunit *test)
 	}
 }
 
+/* map's remap: the right member, and that member's own offset applied. */
+static void ssdstripe_remap_test(struct kunit *test)
+{
+	const struct ssdstripe_geom_case *c = test->param_value;
+	const u64 stripe = (u64)c->members * c->chunk;
+	const u64 probes[] = {
+		0, 1, c->chunk - 1, c->chunk, stripe - 1, stripe,
+		5 * stripe + c->chunk / 2, (1ULL << 40) + 12345,
+	};
+	unsigned int i, member, ref_member;
+	struct ssdstripe_c *sc;
+	u64 ref_result;
+	sector_t r;
+
+	sc = kunit_kzalloc(test, struct_size(sc, member, c->members),
+			   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	ssdstripe_geom_init(&sc->geom, c->members, c->chunk);
+	/* A different offset per member, so a wrong one shows. */
+	for (i = 0; i < c->members; i++)
+		sc->member[i].offset = c->offset + 1000003ULL * i;
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		r = ssdstripe_remap(sc, probes[i], &member);
+		ssdstripe_ref_map(c->members, c->chunk, probes[i], &ref_member,
+				  &ref_result);
+		KUNIT_EXPECT_EQ_MSG(test, member, ref_member, "sector %llu",
+				    probes[i]);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)r,
+				    ref_result + c->offset + 1000003ULL * ref_member,
+				    "sector %llu", probes[i]);
+	}
+}
+
 /* --- discard / write-zeroes range splitting ---------------------------- */
 
 struct ssdstripe_range_case {
@@ -193,8 +228,19 @@ static const struct ssdstripe_limit_case ssdstripe_limit_cases[] = {
 	{ 4, 128, 1000, 3584 },			/* rounded down to chunks */
 	{ 3, 24, 8388607, 25165800 },
 	{ 4, 2048, 1024, 1024 },		/* limit below a chunk */
-	{ 8, 8, UINT_MAX, 4294967232U },	/* capped, whole stripes */
+	{ 8, 8, UINT_MAX, UINT_MAX },		/* capped: never below a member */
+	{ 3, 1U << 30, UINT_MAX, UINT_MAX },
+	{ 3, 1U << 28, 0x60000000U, 0xF0000000U },	/* capped, whole stripes */
 	{ 5, 24, UINT_MAX / 2, 4294967280U },
+	/* a stripe larger than UINT_MAX: never 0, the member's own limit */
+	{ 2, 0x80000000U, UINT_MAX, UINT_MAX },
+	{ 4, 3U << 29, UINT_MAX, UINT_MAX },
+	{ 3, 0x60000000U, 0x70000000U, 0x70000000U },
+	{ 16, 1U << 28, 1U << 29, 1U << 29 },
+	/* overflow with a capped result below the member's limit */
+	{ 3, 0x50000000U, 0xF0000000U, 0xF0000000U },
+	{ 1, 0x80000000U, UINT_MAX, UINT_MAX },	/* one member, huge chunk */
+	{ 4, 8, 7, 7 },				/* limit below one chunk */
 };
 
 static void ssdstripe_limit_desc(const struct ssdstripe_limit_case *c, char *desc)
@@ -220,7 +266,10 @@ static void ssdstripe_limit_test(struct kunit *test)
 	if (!limit)
 		return;
 
-	for (start = 0; start < 3ULL * c->members * c->chunk; start += 5) {
+	KUNIT_EXPECT_GE(test, limit, c->member_max);
+	for (start = 0;
+	     start < min_t(u64, 3ULL * c->members * c->chunk, 100000);
+	     start += 5) {
 		for (m = 0; m < c->members; m++) {
 			if (!ssdstripe_member_range(&g, start, limit, m, &begin,
 						    &end))
@@ -374,7 +423,7 @@ static void health_set(struct ssdstripe_health_ctx *c, unsigned int i,
 {
 	c->s[i].ok = ios;
 	c->s[i].rw_ios = ios;
-	c->s[i].rw_lat_us = ios * lat_us;
+	c->s[i].rw_lat_ns = ios * lat_us * NSEC_PER_USEC;
 	c->s[i].errors = errors;
 	c->s[i].gone = false;
 }
@@ -406,8 +455,7 @@ static void ssdstripe_health_slow_onset_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
 	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
 	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_OK);
-	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
-			SSDSTRIPE_DEGRADED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_SLOW);
 }
 
 static void ssdstripe_health_recovery_test(struct kunit *test)
@@ -427,8 +475,7 @@ static void ssdstripe_health_recovery_test(struct kunit *test)
 	}
 	health_window(&c, 300, 1, 300);
 	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
-	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
-			SSDSTRIPE_OPTIMAL);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_OK);
 }
 
 static void ssdstripe_health_flapping_test(struct kunit *test)
@@ -459,14 +506,21 @@ static void ssdstripe_health_idle_test(struct kunit *test)
 	unsigned int w, i;
 
 	health_init(&c, 4);
-	/* A member with a few slow I/Os while the others are busy. */
-	for (w = 0; w < 10; w++) {
+	/*
+	 * A member with a few slow I/Os while the others are busy: its I/Os
+	 * add up over windows to one judgment per two windows, so it is slow
+	 * after 2 * slow_windows windows (ABI v1 never judged it).
+	 */
+	for (w = 1; w <= 2 * c.t.slow_windows; w++) {
 		for (i = 0; i < c.n; i++)
 			health_set(&c, i, 100, 300, 0);
 		health_set(&c, 3, c.t.min_ios - 1, 50000, 0);
 		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
-		KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_OK);
+		KUNIT_EXPECT_EQ_MSG(test, c.h[3].state,
+				    w < 2 * c.t.slow_windows ? SSDSTRIPE_OK :
+				    SSDSTRIPE_SLOW, "window %u", w);
 	}
+	health_init(&c, 4);
 
 	/* A whole idle array: nothing changes, whatever the latencies. */
 	for (w = 0; w < 10; w++) {
@@ -478,6 +532,7 @@ static void ssdstripe_health_idle_test(struct kunit *test)
 	}
 
 	/* A slow member that goes idle keeps its state: no evidence. */
+	health_init(&c, 4);
 	for (w = 0; w < c.t.slow_windows; w++)
 		health_window(&c, 300, 0, 9000);
 	KUNIT_ASSERT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
@@ -547,10 +602,10 @@ static void ssdstripe_health_errors_test(struct kunit *test)
 	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
 	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
 	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
-	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_FAILED);
+	/* One all-error window is not yet sustained evidence. */
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
 	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
-	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
-			SSDSTRIPE_ARRAY_FAILED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_FAILED);
 
 	/* Idle windows are no evidence of recovery. */
 	for (w = 0; w < 10; w++) {
@@ -559,18 +614,433 @@ static void ssdstripe_health_errors_test(struct kunit *test)
 		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
 	}
 	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
-	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
 	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
 
-	/* Clean windows with I/O bring them back; a gone disk stays. */
-	for (w = 0; w < c.t.recover_windows; w++) {
+	/* Clean windows do not clear errors (sticky); a gone disk stays. */
+	for (w = 0; w < 10; w++) {
 		for (i = 0; i < 3; i++)
 			health_set(&c, i, 100, 300, 0);
 		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
 	}
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+
+	/* clear_errors: ok again, except the member whose disk is gone. */
+	for (i = 0; i < c.n; i++)
+		ssdstripe_health_clear(&c.h[i], c.s[i].gone);
 	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
 	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
 	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_FAILED);
+}
+
+/* One error on an otherwise idle array: erroring, never failed. */
+static void ssdstripe_health_one_error_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	health_set(&c, 2, 0, 0, 1);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
+			SSDSTRIPE_ERRORING);
+
+	/* ... and it stays so, idle or clean, until cleared. */
+	for (w = 0; w < 20; w++) {
+		health_set(&c, 2, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	}
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, 300);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	}
+	ssdstripe_health_clear(&c.h[2], false);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	/* The next error makes it erroring again. */
+	health_set(&c, 2, 10, 300, 1);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+}
+
+/* failed after fail_windows all-error windows; idle ones do not count. */
+static void ssdstripe_health_failed_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	for (w = 1; w < c.t.fail_windows; w++) {
+		health_set(&c, 1, 0, 0, 5);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+		/* an idle window between them changes nothing */
+		health_set(&c, 1, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	}
+	health_set(&c, 1, 0, 0, 5);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_FAILED);
+
+	/* A window with a success breaks the run. */
+	health_init(&c, 4);
+	c.t.fail_windows = 5;
+	for (w = 0; w < 20; w++) {
+		health_set(&c, 1, w % 4 == 3, 0, 5);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	}
+
+	/* Idle failed stays failed; recover_windows clean windows: erroring. */
+	health_init(&c, 4);
+	for (w = 0; w < c.t.fail_windows; w++) {
+		health_set(&c, 0, 0, 0, 3);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_ASSERT_EQ(test, c.h[0].state, SSDSTRIPE_FAILED);
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_FAILED);
+	}
+	for (w = 1; w < c.t.recover_windows; w++) {
+		health_window(&c, 300, 0, 300);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_FAILED);
+	}
+	health_window(&c, 300, 0, 300);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_ERRORING);
+	for (w = 0; w < 10; w++) {
+		health_window(&c, 300, 0, 300);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_ERRORING);
+	}
+
+	/* A gone disk is failed at once and stays so, whatever it does. */
+	health_init(&c, 2);
+	c.s[1].gone = true;
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_FAILED);
+	for (w = 0; w < 10; w++) {
+		c.s[1].ok = 100;
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_FAILED);
+	}
+}
+
+/*
+ * A member failing a fixed share of its I/O under steady load: one state
+ * change over 20 windows, not one per window.  So does one that fails
+ * everything every other window.
+ */
+static void ssdstripe_health_share_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	enum ssdstripe_state prev;
+	unsigned int w, changes;
+
+	health_init(&c, 4);
+	prev = c.h[3].state;
+	changes = 0;
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, 300);
+		health_set(&c, 3, 60, 300, 40);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		changes += c.h[3].state != prev;
+		prev = c.h[3].state;
+	}
+	KUNIT_EXPECT_EQ(test, changes, 1U);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_ERRORING);
+
+	health_init(&c, 4);
+	prev = c.h[3].state;
+	changes = 0;
+	for (w = 0; w < 20; w++) {
+		health_set(&c, 3, w % 2 ? 100 : 0, 300, w % 2 ? 0 : 100);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		changes += c.h[3].state != prev;
+		prev = c.h[3].state;
+	}
+	KUNIT_EXPECT_LE(test, changes, 2U);
+	KUNIT_EXPECT_NE(test, c.h[3].state, SSDSTRIPE_OK);
+}
+
+/* Sub-microsecond members: a median of 0 never makes anyone slow. */
+static void ssdstripe_health_zero_median_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	/* Peers that took no time at all (a median of 0 ns). */
+	health_init(&c, 4);
+	c.t.slow_min_latency_us = 0;
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++) {
+			health_set(&c, i, 100, 0, 0);
+			if (i == 0)
+				c.s[i].rw_lat_ns = 100 * 900;	/* 0.9 us */
+		}
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		for (i = 0; i < c.n; i++)
+			KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+	}
+
+	/*
+	 * slow_min_latency_us 0 and null_blk-like peers at 300 ns: judged in
+	 * nanoseconds, 4 x 300 ns is the bar, not 4 x 0 us.
+	 */
+	health_init(&c, 4);
+	c.t.slow_min_latency_us = 0;
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++) {
+			health_set(&c, i, 100, 0, 0);
+			c.s[i].rw_lat_ns = 100 * (i == 0 ? 900 : 300);
+		}
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		for (i = 0; i < c.n; i++)
+			KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+	}
+	for (w = 0; w < c.t.slow_windows; w++) {
+		for (i = 0; i < c.n; i++) {
+			health_set(&c, i, 100, 0, 0);
+			c.s[i].rw_lat_ns = 100 * (i == 0 ? 1300 : 300);
+		}
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	for (i = 1; i < c.n; i++)
+		KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+}
+
+/*
+ * A slow member that is fast again clears under light load: windows of
+ * a few I/Os add up to judgments, recover_windows of them clear it.
+ */
+static void ssdstripe_health_light_recovery_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i, per, windows;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 1, 5000);
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+
+	/* 4 I/Os per member per window: a judgment every min_ios / 4. */
+	per = 4;
+	windows = c.t.recover_windows * DIV_ROUND_UP(c.t.min_ios, per);
+	for (w = 1; w <= windows; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, per, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ_MSG(test, c.h[1].state,
+				    w < windows ? SSDSTRIPE_SLOW : SSDSTRIPE_OK,
+				    "window %u", w);
+	}
+	/* That is recover_windows * min_ios I/Os on the member: a few dozen. */
+	KUNIT_EXPECT_LE(test, windows * per, 3U * c.t.min_ios * c.t.recover_windows);
+}
+
+/* An idle slow member stays slow: there is no evidence it recovered. */
+static void ssdstripe_health_idle_slow_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 2, 5000);
+	KUNIT_ASSERT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+
+	/* The member idle, its peers busy and fast. */
+	for (w = 0; w < 30; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, i == 2 ? 0 : 100, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+	}
+	/*
+	 * Its fast judgments count only against recent peer judgments: after
+	 * slow_windows + recover_windows idle windows, alone, it stays slow.
+	 */
+	for (w = 0; w < ssdstripe_judgment_life(&c.t); w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	for (w = 0; w < 30; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, i == 2 ? 100 : 0, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+}
+
+/* --- classification of completions ------------------------------------- */
+
+struct ssdstripe_class_case {
+	const char *what;
+	blk_status_t status;
+	blk_opf_t opf;
+	enum ssdstripe_err_class expected;
+};
+
+static const struct ssdstripe_class_case ssdstripe_class_cases[] = {
+	{ "OK read", BLK_STS_OK, REQ_OP_READ, SSDSTRIPE_ERR_NONE },
+	{ "OK read-ahead", BLK_STS_OK, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_NONE },
+	{ "AGAIN nowait read", BLK_STS_AGAIN, REQ_OP_READ | REQ_NOWAIT,
+	  SSDSTRIPE_ERR_RETRY },
+	{ "AGAIN polled write", BLK_STS_AGAIN, REQ_OP_WRITE | REQ_POLLED,
+	  SSDSTRIPE_ERR_RETRY },
+	{ "AGAIN read-ahead", BLK_STS_AGAIN, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_RETRY },
+	{ "NOTSUPP discard", BLK_STS_NOTSUPP, REQ_OP_DISCARD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "NOTSUPP write-zeroes", BLK_STS_NOTSUPP, REQ_OP_WRITE_ZEROES,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "IOERR read", BLK_STS_IOERR, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "IOERR read-ahead", BLK_STS_IOERR, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "IOERR write", BLK_STS_IOERR, REQ_OP_WRITE, SSDSTRIPE_ERR_ERROR },
+	{ "IOERR flush", BLK_STS_IOERR, REQ_OP_WRITE | REQ_PREFLUSH,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "IOERR nowait", BLK_STS_IOERR, REQ_OP_READ | REQ_NOWAIT,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "TIMEOUT read", BLK_STS_TIMEOUT, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "TIMEOUT read-ahead", BLK_STS_TIMEOUT, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "MEDIUM read", BLK_STS_MEDIUM, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "TRANSPORT write", BLK_STS_TRANSPORT, REQ_OP_WRITE,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "OFFLINE read", BLK_STS_OFFLINE, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "NOSPC write", BLK_STS_NOSPC, REQ_OP_WRITE, SSDSTRIPE_ERR_ERROR },
+	{ "TARGET write", BLK_STS_TARGET, REQ_OP_WRITE, SSDSTRIPE_ERR_ERROR },
+	{ "PROTECTION read", BLK_STS_PROTECTION, REQ_OP_READ,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "RESOURCE write", BLK_STS_RESOURCE, REQ_OP_WRITE,
+	  SSDSTRIPE_ERR_ERROR },
+};
+
+static void ssdstripe_class_desc(const struct ssdstripe_class_case *c,
+				 char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->what);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_class, ssdstripe_class_cases, ssdstripe_class_desc);
+
+static void ssdstripe_classify_test(struct kunit *test)
+{
+	const struct ssdstripe_class_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ssdstripe_classify(c->status, c->opf),
+			c->expected);
+}
+
+/* --- every tunable, parsed --------------------------------------------- */
+
+struct ssdstripe_tunable_case {
+	const char *name;
+	const char *value;
+	unsigned int expected;
+};
+
+static const struct ssdstripe_tunable_case ssdstripe_tunable_cases[] = {
+	{ "health_window_ms", "100", 100 },
+	{ "health_window_ms", "60000", 60000 },
+	{ "slow_factor", "2", 2 },
+	{ "SLOW_FACTOR", "1000", 1000 },
+	{ "slow_min_latency_us", "0", 0 },
+	{ "slow_min_latency_us", "10000000", 10000000 },
+	{ "slow_windows", "1", 1 },
+	{ "slow_windows", "1000", 1000 },
+	{ "recover_windows", "1", 1 },
+	{ "recover_windows", "7", 7 },
+	{ "min_ios", "1", 1 },
+	{ "min_ios", "1000000", 1000000 },
+	{ "fail_windows", "1", 1 },
+	{ "fail_windows", "1000", 1000 },
+};
+
+static void ssdstripe_tunable_desc(const struct ssdstripe_tunable_case *c,
+				   char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s", c->name, c->value);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_tunable, ssdstripe_tunable_cases,
+		  ssdstripe_tunable_desc);
+
+/* The tunable given takes its value; every other keeps its default. */
+static void ssdstripe_tunable_test(struct kunit *test)
+{
+	const struct ssdstripe_tunable_case *c = test->param_value;
+	const struct ssdstripe_tunable *tu, *given;
+	struct ssdstripe_params p;
+	char line[96], *error = NULL, **argv;
+	unsigned int i, too_big;
+	int argc, r;
+
+	given = ssdstripe_find_tunable(c->name);
+	KUNIT_ASSERT_NOT_NULL(test, given);
+
+	snprintf(line, sizeof(line), "2 8 a 0 b 0 3 no_stats %s %s", c->name,
+		 c->value);
+	argv = argv_split(GFP_KERNEL, line, &argc);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
+	argv_free(argv);
+	KUNIT_ASSERT_EQ_MSG(test, r, 0, "%s", error ?: "");
+	KUNIT_EXPECT_TRUE(test, p.no_stats);
+
+	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++) {
+		tu = &ssdstripe_tunables[i];
+		KUNIT_EXPECT_EQ_MSG(test, *ssdstripe_tunable_ptr(&p.thr, tu),
+				    tu == given ? c->expected : tu->def,
+				    "%s", tu->name);
+	}
+
+	/* One past either bound is refused with the tunable's own error. */
+	too_big = given->max + 1;
+	snprintf(line, sizeof(line), "1 8 a 0 2 %s %u", c->name, too_big);
+	argv = argv_split(GFP_KERNEL, line, &argc);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
+	argv_free(argv);
+	KUNIT_EXPECT_EQ(test, r, -EINVAL);
+	KUNIT_EXPECT_STREQ(test, error, given->error);
+	if (given->min) {
+		snprintf(line, sizeof(line), "1 8 a 0 2 %s %u", c->name,
+			 given->min - 1);
+		argv = argv_split(GFP_KERNEL, line, &argc);
+		KUNIT_ASSERT_NOT_NULL(test, argv);
+		r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
+		argv_free(argv);
+		KUNIT_EXPECT_EQ(test, r, -EINVAL);
+		KUNIT_EXPECT_STREQ(test, error, given->error);
+	}
+}
+
+/* The defaults, as documented in the admin guide. */
+static void ssdstripe_tunable_defaults_test(struct kunit *test)
+{
+	struct ssdstripe_thresholds t;
+
+	ssdstripe_thresholds_default(&t);
+	KUNIT_EXPECT_EQ(test, t.window_ms, 1000U);
+	KUNIT_EXPECT_EQ(test, t.slow_factor, 4U);
+	KUNIT_EXPECT_EQ(test, t.slow_min_latency_us, 200U);
+	KUNIT_EXPECT_EQ(test, t.slow_windows, 3U);
+	KUNIT_EXPECT_EQ(test, t.recover_windows, 3U);
+	KUNIT_EXPECT_EQ(test, t.min_ios, 16U);
+	KUNIT_EXPECT_EQ(test, t.fail_windows, 3U);
 }
 
 struct ssdstripe_bucket_case {
@@ -607,6 +1077,13 @@ static struct kunit_case ssdstripe_health_test_cases[] = {
 	KUNIT_CASE(ssdstripe_health_idle_test),
 	KUNIT_CASE(ssdstripe_health_peers_test),
 	KUNIT_CASE(ssdstripe_health_errors_test),
+	KUNIT_CASE(ssdstripe_health_one_error_test),
+	KUNIT_CASE(ssdstripe_health_failed_test),
+	KUNIT_CASE(ssdstripe_health_share_test),
+	KUNIT_CASE(ssdstripe_health_zero_median_test),
+	KUNIT_CASE(ssdstripe_health_light_recovery_test),
+	KUNIT_CASE(ssdstripe_health_idle_slow_test),
+	KUNIT_CASE_PARAM(ssdstripe_classify_test, ssdstripe_class_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_hist_bucket_test, ssdstripe_bucket_gen_params),
 	{}
 };
@@ -620,6 +1097,7 @@ static struct kunit_case ssdstripe_geometry_test_cases[] = {
 	KUNIT_CASE_PARAM(ssdstripe_geometry_test, ssdstripe_geom_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_geometry_sequential_test,
 			 ssdstripe_geom_gen_params),
+	KUNIT_CASE_PARAM(ssdstripe_remap_test, ssdstripe_geom_gen_params),
 	{}
 };
 
@@ -641,6 +1119,8 @@ static struct kunit_suite ssdstripe_discard_suite = {
 
 static struct kunit_case ssdstripe_args_test_cases[] = {
 	KUNIT_CASE_PARAM(ssdstripe_args_test, ssdstripe_args_gen_params),
+	KUNIT_CASE_PARAM(ssdstripe_tunable_test, ssdstripe_tunable_gen_params),
+	KUNIT_CASE(ssdstripe_tunable_defaults_test),
 	{}
 };
 

@@ -9,7 +9,7 @@
 files="block state read_ios write_ios flush_ios discard_ios write_zeroes_ios
 read_sectors write_sectors discard_sectors write_zeroes_sectors errors
 read_errors write_errors flush_errors discard_errors write_zeroes_errors
-inflight latency_us latency_histogram"
+retries inflight latency_us latency_histogram"
 
 d0=$(disk 0) d1=$(disk 1) d2=$(disk 2)
 mk_array hs "$(stripe_table ssdstripe 49152 128 "$d0" 2048 "$d1" 2048 "$d2" 2048)"

@@ -23,6 +23,7 @@ for i in 0 1; do
 	[ "$(val $i read_ios)" = 128 ] || fail "member $i read_ios $(val $i read_ios)"
 	[ "$(val $i read_sectors)" = 1024 ] || fail "member $i read_sectors $(val $i read_sectors)"
 	[ "$(val $i errors)" = 0 ] || fail "member $i errors"
+	[ "$(val $i retries)" = 0 ] || fail "member $i retries $(val $i retries)"
 	[ "$(val $i inflight)" = 0 ] || fail "member $i inflight $(val $i inflight)"
 	hist=$(awk '{s += $2} END {print s}' "$m/$i/latency_histogram")
 	[ "$hist" = 256 ] || fail "member $i histogram holds $hist completions, want 256"
@@ -50,7 +51,7 @@ done
 
 must dmsetup message st 0 reset_stats
 for i in 0 1; do
-	for f in read_ios write_ios discard_ios read_sectors errors; do
+	for f in read_ios write_ios discard_ios read_sectors errors retries; do
 		[ "$(val $i $f)" = 0 ] || fail "member $i $f not reset"
 	done
 done
@@ -67,7 +68,13 @@ must dmsetup create st2 --table "$table"
 [ "$(dmsetup table st2)" = "$table" ] || fail "round trip: $(dmsetup table st2)"
 must dmsetup remove st2
 
-for bad in "slow_factor 1" "slow_factor x" "min_ios" "frobnicate" "reset_stats now"; do
+# clear_errors on a healthy array changes nothing
+must dmsetup message st 0 clear_errors
+[ "$(cat "$m/../state")" = optimal ] || fail "clear_errors: array $(cat "$m/../state")"
+must dmsetup message st 0 fail_windows 5
+must dmsetup message st 0 fail_windows 3
+for bad in "slow_factor 1" "slow_factor x" "min_ios" "frobnicate" "reset_stats now" \
+	"clear_errors now" "fail_windows 0"; do
 	# shellcheck disable=SC2086
 	dmsetup message st 0 $bad 2>/dev/null && fail "message '$bad' accepted"
 done
