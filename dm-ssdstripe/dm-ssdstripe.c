@@ -190,7 +190,7 @@ struct ssdstripe_stats {
 	u64 hist[SSDSTRIPE_HIST_NR];
 	u64 retries;		/* would-block completions, retried upstream */
 	/* Never reset: the health monitor takes deltas of these. */
-	u64 ok;			/* successful completions */
+	u64 ok;			/* successful reads and writes */
 	u64 failed;		/* completions with an error that counts */
 	u64 rw_done;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
@@ -199,7 +199,7 @@ struct ssdstripe_stats {
 
 /* What the health monitor saw of one member in one window. */
 struct ssdstripe_sample {
-	u64 ok;			/* successful completions */
+	u64 ok;			/* successful reads and writes */
 	u64 errors;		/* failed completions */
 	u64 rw_ios;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
@@ -432,18 +432,28 @@ static unsigned int ssdstripe_scaled_limit(const struct ssdstripe_geom *g,
 
 /*
  * What a completion with @status of a bio with flags @opf says about the
- * member.  A would-block completion (BLK_STS_AGAIN, from a REQ_NOWAIT or
- * polled bio that found no tag) is retried by its submitter; read-ahead
- * may fail and an unsupported operation is not a fault.
+ * member.  A would-block completion (BLK_STS_AGAIN) of a REQ_NOWAIT or
+ * polled bio that found no tag is retried by its submitter (dm core
+ * requeues a polled one); without those flags nobody retries it, and the
+ * error reaches the file system.  Read-ahead may fail, and an unsupported
+ * operation is not a fault: SCSI ends an unsupported UNMAP or WRITE SAME
+ * with BLK_STS_TARGET, switches the capability off, and the block layer
+ * falls back.
  */
 static enum ssdstripe_err_class ssdstripe_classify(blk_status_t status,
 						   blk_opf_t opf)
 {
+	enum req_op op = opf & REQ_OP_MASK;
+
 	if (!status)
 		return SSDSTRIPE_ERR_NONE;
-	if (status == BLK_STS_AGAIN)
+	if (status == BLK_STS_AGAIN && (opf & (REQ_NOWAIT | REQ_POLLED)))
 		return SSDSTRIPE_ERR_RETRY;
 	if (status == BLK_STS_NOTSUPP || (opf & REQ_RAHEAD))
+		return SSDSTRIPE_ERR_IGNORED;
+	if (status == BLK_STS_TARGET &&
+	    (op == REQ_OP_DISCARD || op == REQ_OP_WRITE_ZEROES ||
+	     op == REQ_OP_SECURE_ERASE))
 		return SSDSTRIPE_ERR_IGNORED;
 
 	return SSDSTRIPE_ERR_ERROR;
@@ -505,9 +515,15 @@ static void ssdstripe_health_errors(const struct ssdstripe_thresholds *t,
 		return;
 	}
 
-	/* An idle window is no evidence either way. */
-	if (!s->ok)
+	/*
+	 * An idle window changes no state, but it ends a run of failing
+	 * windows: failed needs the member to fail everything under load,
+	 * not one bad sector read now and then.
+	 */
+	if (!s->ok) {
+		h->fail_run = 0;
 		return;
+	}
 
 	h->fail_run = 0;
 	if (h->err == SSDSTRIPE_ERRLVL_FAILED &&
@@ -555,34 +571,38 @@ static unsigned int ssdstripe_judgment_life(const struct ssdstripe_thresholds *t
 /*
  * One health window for all @n members: move each member's state given
  * what it did in the window.  Pure: no I/O, no locks, no clock, so KUnit
- * drives it with synthetic windows.  @scratch holds @n values.
+ * drives it with synthetic windows.  @scratch holds 2 * @n values.
  *
  * Errors (see ssdstripe_health_errors()):
  * - erroring: any error.  Sticky: only clear_errors brings it back.
  * - failed:   the member's disk is gone, or fail_windows windows in a row
- *             (idle windows between them do not count) in which it had
- *             errors and no success.  A failed member whose disk is there
+ *             (an idle window ends the run) in which it had errors and no
+ *             successful read or write.  A failed member whose disk is there
  *             and that then has recover_windows windows with I/O and no
  *             error goes back to erroring, not ok.
  * Speed:
- * - Each member accumulates its successful reads and writes over windows
- *   (at most slow_windows + recover_windows of them: older evidence is
- *   dropped) until it has min_ios of them: that is one judgment, of its mean
- *   latency against the median of its peers' judgments of the last
- *   slow_windows + recover_windows windows.  Slow when the mean is at
- *   least slow_min_latency_us and slow_factor times that median (never
- *   against a median of 0 or with no peer judgment); slow_windows slow
- *   judgments in a row make the member slow, recover_windows normal ones
- *   clear it.  Idle members are not judged: an idle slow member stays
- *   slow, and a window with errors drops its evidence and its peer value.
+ * - A window in which the member and at least one peer each completed
+ *   min_ios reads and writes without error is a full verdict: slow when
+ *   the member's mean latency is at least slow_min_latency_us and
+ *   slow_factor times the median of those peers' (never against a median
+ *   of 0).  slow_windows slow verdicts in a row make the member slow.
+ * - Under lighter load each member accumulates its reads and writes over
+ *   windows (at most slow_windows + recover_windows of them) until it has
+ *   min_ios: that judgment can only clear slow, when its mean is below
+ *   slow_min_latency_us or below slow_factor times the median of its
+ *   peers' judgments of the last slow_windows + recover_windows windows.
+ *   recover_windows normal verdicts in a row clear slow.  Idle members are
+ *   not judged: an idle slow member stays slow, and a window with errors
+ *   drops its evidence and its peer value.
  */
 static void ssdstripe_health_update(const struct ssdstripe_thresholds *t,
 				    unsigned int n,
 				    const struct ssdstripe_sample *s,
 				    struct ssdstripe_health *h, u64 *scratch)
 {
-	unsigned int i, j, peers = 0, life = ssdstripe_judgment_life(t);
-	u64 median, min_ns;
+	unsigned int i, j, peers = 0, loaded = 0;
+	unsigned int life = ssdstripe_judgment_life(t);
+	u64 mean, median, min_ns;
 	bool slow;
 
 	min_ns = (u64)t->slow_min_latency_us * NSEC_PER_USEC;
@@ -617,36 +637,74 @@ static void ssdstripe_health_update(const struct ssdstripe_thresholds *t,
 		hi->acc_lat_ns = 0;
 	}
 
-	/* Recent judgments of members without errors now, sorted. */
+	/*
+	 * Two sets of peers.  A slow verdict needs the member and at least
+	 * one peer loaded in this same window (min_ios reads and writes each,
+	 * no errors): a member carrying most of the load is compared with
+	 * peers under load too, not with a trickle of old evidence.  A normal
+	 * verdict may come from evidence gathered over several windows of
+	 * light load, against its peers' recent judgments, so that a member
+	 * fast again clears within a few hundred I/Os.
+	 */
 	for (i = 0; i < n; i++) {
 		if (h[i].judged_age && h[i].judged_age <= life &&
 		    !s[i].errors && !s[i].gone)
 			scratch[peers++] = h[i].judged_ns;
 	}
 	sort(scratch, peers, sizeof(*scratch), ssdstripe_cmp_u64, NULL);
+	for (i = 0; i < n; i++) {
+		if (s[i].rw_ios >= t->min_ios && !s[i].errors && !s[i].gone)
+			scratch[n + loaded++] = div64_u64(s[i].rw_lat_ns,
+							  s[i].rw_ios);
+	}
+	sort(scratch + n, loaded, sizeof(*scratch), ssdstripe_cmp_u64, NULL);
 
 	for (i = 0; i < n; i++) {
 		struct ssdstripe_health *hi = &h[i];
 
-		/* Judged in this window, and some peer to compare with. */
-		if (hi->judged_age == 1 && peers >= 2) {
+		if (hi->judged_age != 1)
+			goto publish;
+
+		if (s[i].rw_ios >= t->min_ios && loaded >= 2 &&
+		    !s[i].errors && !s[i].gone) {
+			/* Loaded now, beside loaded peers: a full verdict. */
+			mean = div64_u64(s[i].rw_lat_ns, s[i].rw_ios);
+			for (j = 0; j < loaded && scratch[n + j] != mean; j++)
+				;
+			median = ssdstripe_peer_median(scratch + n, loaded, j);
+			slow = median && mean >= min_ns &&
+			       mean >= (u64)t->slow_factor * median;
+			ssdstripe_health_judge(t, hi, slow);
+			goto publish;
+		}
+
+		/* Light load: evidence that clears slow, never raises it. */
+		if (hi->judged_ns < min_ns) {
+			ssdstripe_health_judge(t, hi, false);
+			goto publish;
+		}
+		if (peers >= 2) {
 			for (j = 0; j < peers && scratch[j] != hi->judged_ns; j++)
 				;
 			median = ssdstripe_peer_median(scratch, peers, j);
-			slow = median && hi->judged_ns >= min_ns &&
-			       hi->judged_ns >= (u64)t->slow_factor * median;
-			ssdstripe_health_judge(t, hi, slow);
+			if (median &&
+			    hi->judged_ns < (u64)t->slow_factor * median)
+				ssdstripe_health_judge(t, hi, false);
 		}
+publish:
 		hi->state = ssdstripe_health_state(hi);
 	}
 }
 
-/* Clear a member's errors (clear_errors): it is ok unless its disk is gone. */
+/*
+ * Clear a member's errors (clear_errors): it is ok, or slow if it is,
+ * unless its disk is gone.  Its speed verdict is no error to forget.
+ */
 static void ssdstripe_health_clear(struct ssdstripe_health *h, bool gone)
 {
-	memset(h, 0, sizeof(*h));
-	if (gone)
-		h->err = SSDSTRIPE_ERRLVL_FAILED;
+	h->err = gone ? SSDSTRIPE_ERRLVL_FAILED : SSDSTRIPE_ERRLVL_NONE;
+	h->fail_run = 0;
+	h->clean_run = 0;
 	h->state = ssdstripe_health_state(h);
 }
 
@@ -1529,7 +1587,8 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		ti->error = "Cannot allocate ssdstripe context";
 		return -ENOMEM;
 	}
-	sc->scratch = kcalloc(p.members, sizeof(*sc->scratch), GFP_KERNEL);
+	/* two sorted sets of peers (ssdstripe_health_update) */
+	sc->scratch = kcalloc(p.members, 2 * sizeof(*sc->scratch), GFP_KERNEL);
 	sc->samples = kcalloc(p.members, sizeof(*sc->samples), GFP_KERNEL);
 	sc->next = kcalloc(p.members, sizeof(*sc->next), GFP_KERNEL);
 	sc->sysfs_member = kcalloc(p.members, sizeof(*sc->sysfs_member),
@@ -1686,15 +1745,23 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 		this_cpu_dec(st->inflight);
 		switch (class) {
 		case SSDSTRIPE_ERR_NONE:
-			this_cpu_inc(st->ok);
+			/* A flush or discard that works says nothing of data. */
 			if (io->op > SSDSTRIPE_OP_WRITE)
 				break;
+			this_cpu_inc(st->ok);
 			lat_ns = ktime_get_ns() - io->start_ns;
 			bucket = ssdstripe_hist_bucket(div_u64(lat_ns,
 							       NSEC_PER_USEC));
+			this_cpu_inc(st->hist[bucket]);
+			/*
+			 * A FUA write waits for the drive's cache: its latency
+			 * says nothing of the member's speed against peers'
+			 * plain writes (a journal on one member is FUA-heavy).
+			 */
+			if (bio->bi_opf & REQ_FUA)
+				break;
 			this_cpu_inc(st->rw_done);
 			this_cpu_add(st->rw_lat_ns, lat_ns);
-			this_cpu_inc(st->hist[bucket]);
 			break;
 		case SSDSTRIPE_ERR_IGNORED:
 			/* Not an error, and not a success either. */
