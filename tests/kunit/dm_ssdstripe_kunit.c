@@ -5,13 +5,20 @@
  * parsing and every tunable, the classification of completions, and the
  * member health state machine driven by synthetic windows.
  *
- * Included at the end of dm-ssdstripe.c so the static helpers are in reach.
+ * An object of its own, built against the module's headers: the geometry
+ * is static inline in ssdstripe-geom.h, the other functions under test are
+ * static but for KUnit (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT).
  *
  * Copyright (C) 2026 The dm-ssdstripe authors
  */
 
 #include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+
+#include "ssdstripe.h"
+#include "ssdstripe-geom.h"
 
 /* --- geometry ---------------------------------------------------------- */
 
@@ -1131,3 +1138,7 @@ static struct kunit_suite ssdstripe_args_suite = {
 
 kunit_test_suites(&ssdstripe_geometry_suite, &ssdstripe_discard_suite,
 		  &ssdstripe_args_suite, &ssdstripe_health_suite);
+
+MODULE_DESCRIPTION("KUnit tests for dm-ssdstripe");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
