@@ -232,13 +232,15 @@ static int ssdstripe_parse_features(struct dm_arg_set *as,
 /*
  * Check everything in a table line that does not need the member devices:
  * counts, numbers, the geometry against the target length, and features.
+ * The offsets parsed are kept in p->offset, which the caller frees with
+ * kfree() whether the line was accepted or not.
  */
 VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
 					    sector_t len, struct ssdstripe_params *p,
 					    char **error)
 {
 	struct dm_arg_set as;
-	sector_t width, offset;
+	sector_t width;
 	unsigned int i;
 
 	memset(p, 0, sizeof(*p));
@@ -265,8 +267,14 @@ VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
 	}
 	p->member_argv = argv + 2;
 
+	p->offset = kcalloc(p->members, sizeof(*p->offset), GFP_KERNEL);
+	if (!p->offset) {
+		*error = "Cannot allocate member offsets";
+		return -ENOMEM;
+	}
 	for (i = 0; i < p->members; i++) {
-		if (ssdstripe_parse_sector(p->member_argv[2 * i + 1], &offset)) {
+		if (ssdstripe_parse_sector(p->member_argv[2 * i + 1],
+					   &p->offset[i])) {
 			*error = "Invalid device offset";
 			return -EINVAL;
 		}
@@ -378,7 +386,8 @@ static void ssdstripe_put_members(struct dm_target *ti, struct ssdstripe_c *sc,
 
 /* Open member @i and check it can hold its share of the array. */
 static int ssdstripe_get_member(struct dm_target *ti, struct ssdstripe_c *sc,
-				unsigned int i, char **member_argv)
+				unsigned int i,
+				const struct ssdstripe_params *p)
 {
 	struct ssdstripe_member *m = &sc->member[i];
 	struct block_device *bdev;
@@ -386,15 +395,9 @@ static int ssdstripe_get_member(struct dm_target *ti, struct ssdstripe_c *sc,
 	sector_t end;
 	int r;
 
-	/* Cannot fail: ssdstripe_parse_params() checked every offset. */
-	r = ssdstripe_parse_sector(member_argv[2 * i + 1], &m->offset);
-	if (r) {
-		ti->error = "Invalid device offset";
-		return r;
-	}
-
-	r = dm_get_device(ti, member_argv[2 * i], dm_table_get_mode(ti->table),
-			  &m->dev);
+	m->offset = p->offset[i];
+	r = dm_get_device(ti, p->member_argv[2 * i],
+			  dm_table_get_mode(ti->table), &m->dev);
 	if (r) {
 		ti->error = "Device lookup failed";
 		return r;
@@ -471,12 +474,13 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 
 	r = ssdstripe_parse_params(argc, argv, ti->len, &p, &ti->error);
 	if (r)
-		return r;
+		goto bad_params;
 
 	sc = kzalloc(struct_size(sc, member, p.members), GFP_KERNEL);
 	if (!sc) {
 		ti->error = "Cannot allocate ssdstripe context";
-		return -ENOMEM;
+		r = -ENOMEM;
+		goto bad_params;
 	}
 	sc->scratch = kcalloc(p.members, sizeof(*sc->scratch), GFP_KERNEL);
 	sc->samples = kcalloc(p.members, sizeof(*sc->samples), GFP_KERNEL);
@@ -509,7 +513,7 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		goto bad_free;
 
 	for (i = 0; i < p.members; i++) {
-		r = ssdstripe_get_member(ti, sc, i, p.member_argv);
+		r = ssdstripe_get_member(ti, sc, i, &p);
 		if (r) {
 			ssdstripe_put_members(ti, sc, i);
 			goto bad_free;
@@ -522,11 +526,14 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->num_write_zeroes_bios = p.members;
 	ti->per_io_data_size = sizeof(struct ssdstripe_io);
 	ti->private = sc;
+	kfree(p.offset);
 
 	return 0;
 
 bad_free:
 	ssdstripe_free(sc);
+bad_params:
+	kfree(p.offset);
 	return r;
 }
 

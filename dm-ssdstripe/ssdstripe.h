@@ -238,6 +238,7 @@ struct ssdstripe_params {
 	struct ssdstripe_thresholds thr;
 	unsigned long tunables_set;	/* bit i: ssdstripe_tunables[i] given */
 	char **member_argv;		/* <dev> <offset> pairs */
+	sector_t *offset;		/* each member's offset, parsed */
 };
 
 /* Statistics (ssdstripe-target.c) */

@@ -379,8 +379,10 @@ static void ssdstripe_args_test(struct kunit *test)
 	const struct ssdstripe_args_case *c = test->param_value;
 	struct ssdstripe_params p;
 	char *error = NULL;
+	unsigned int i;
 	char **argv;
 	int argc, r;
+	u64 offset;
 
 	argv = argv_split(GFP_KERNEL, c->line, &argc);
 	KUNIT_ASSERT_NOT_NULL(test, argv);
@@ -400,8 +402,18 @@ static void ssdstripe_args_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, p.thr.slow_factor,
 				c->slow_factor ?: 4U);
 		KUNIT_EXPECT_PTR_EQ(test, p.member_argv, argv + 2);
+		/* Each member's own offset, parsed once for the ctr. */
+		KUNIT_EXPECT_NOT_NULL(test, p.offset);
+		for (i = 0; p.offset && i < p.members; i++) {
+			offset = 0;
+			KUNIT_EXPECT_EQ(test, kstrtoull(argv[3 + 2 * i], 10,
+							&offset), 0);
+			KUNIT_EXPECT_EQ_MSG(test, (u64)p.offset[i], offset,
+					    "member %u", i);
+		}
 	}
 
+	kfree(p.offset);
 	argv_free(argv);
 }
 
@@ -1004,6 +1016,7 @@ static void ssdstripe_tunable_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, argv);
 	r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
 	argv_free(argv);
+	kfree(p.offset);
 	KUNIT_ASSERT_EQ_MSG(test, r, 0, "%s", error ?: "");
 	KUNIT_EXPECT_TRUE(test, p.no_stats);
 
@@ -1021,6 +1034,7 @@ static void ssdstripe_tunable_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, argv);
 	r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
 	argv_free(argv);
+	kfree(p.offset);
 	KUNIT_EXPECT_EQ(test, r, -EINVAL);
 	KUNIT_EXPECT_STREQ(test, error, given->error);
 	if (given->min) {
@@ -1030,6 +1044,7 @@ static void ssdstripe_tunable_test(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, argv);
 		r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
 		argv_free(argv);
+		kfree(p.offset);
 		KUNIT_EXPECT_EQ(test, r, -EINVAL);
 		KUNIT_EXPECT_STREQ(test, error, given->error);
 	}
