@@ -4,7 +4,8 @@
 # this file): compat.h includes the generated compat-probed.h.  Included by
 # the out-of-tree build (Kbuild here) and by the in-tree KUnit build
 # (tests/kunit/Makefile.kunit, grafted with this folder's files), which set
-# ssdstripe-src to the folder holding probe-kernel, probes/ and this file.
+# ssdstripe-src to the folder holding probe-kernel, probes/ and this file,
+# and dm-ssdstripe-y to the module's objects.
 # Run on every build; probe-kernel caches its answers and rewrites the
 # header only when they change.
 
@@ -14,7 +15,9 @@ quiet_cmd_ssdstripe_probe = PROBE   $@
 	ARCH=$(ARCH) CC="$(CC)" $(if $(LLVM),LLVM=$(LLVM)) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
 
-$(obj)/dm-ssdstripe.o: $(obj)/compat-probed.h
+# Every object includes compat.h (through ssdstripe.h): the module's parts
+# and, in the KUnit build, the suites.
+$(addprefix $(obj)/,$(dm-ssdstripe-y) dm_ssdstripe_kunit.o): $(obj)/compat-probed.h
 $(obj)/compat-probed.h: FORCE
 	$(call cmd,ssdstripe_probe)
 

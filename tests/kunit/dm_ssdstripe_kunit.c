@@ -5,13 +5,20 @@
  * parsing and every tunable, the classification of completions, and the
  * member health state machine driven by synthetic windows.
  *
- * Included at the end of dm-ssdstripe.c so the static helpers are in reach.
+ * An object of its own, built against the module's headers: the geometry
+ * is static inline in ssdstripe-geom.h, the other functions under test are
+ * static but for KUnit (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT).
  *
  * Copyright (C) 2026 The dm-ssdstripe authors
  */
 
 #include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+
+#include "ssdstripe.h"
+#include "ssdstripe-geom.h"
 
 /* --- geometry ---------------------------------------------------------- */
 
@@ -372,8 +379,10 @@ static void ssdstripe_args_test(struct kunit *test)
 	const struct ssdstripe_args_case *c = test->param_value;
 	struct ssdstripe_params p;
 	char *error = NULL;
+	unsigned int i;
 	char **argv;
 	int argc, r;
+	u64 offset;
 
 	argv = argv_split(GFP_KERNEL, c->line, &argc);
 	KUNIT_ASSERT_NOT_NULL(test, argv);
@@ -393,8 +402,18 @@ static void ssdstripe_args_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, p.thr.slow_factor,
 				c->slow_factor ?: 4U);
 		KUNIT_EXPECT_PTR_EQ(test, p.member_argv, argv + 2);
+		/* Each member's own offset, parsed once for the ctr. */
+		KUNIT_EXPECT_NOT_NULL(test, p.offset);
+		for (i = 0; p.offset && i < p.members; i++) {
+			offset = 0;
+			KUNIT_EXPECT_EQ(test, kstrtoull(argv[3 + 2 * i], 10,
+							&offset), 0);
+			KUNIT_EXPECT_EQ_MSG(test, (u64)p.offset[i], offset,
+					    "member %u", i);
+		}
 	}
 
+	kfree(p.offset);
 	argv_free(argv);
 }
 
@@ -1079,6 +1098,7 @@ static void ssdstripe_tunable_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, argv);
 	r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
 	argv_free(argv);
+	kfree(p.offset);
 	KUNIT_ASSERT_EQ_MSG(test, r, 0, "%s", error ?: "");
 	KUNIT_EXPECT_TRUE(test, p.no_stats);
 
@@ -1096,6 +1116,7 @@ static void ssdstripe_tunable_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, argv);
 	r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
 	argv_free(argv);
+	kfree(p.offset);
 	KUNIT_EXPECT_EQ(test, r, -EINVAL);
 	KUNIT_EXPECT_STREQ(test, error, given->error);
 	if (given->min) {
@@ -1105,6 +1126,7 @@ static void ssdstripe_tunable_test(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, argv);
 		r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
 		argv_free(argv);
+		kfree(p.offset);
 		KUNIT_EXPECT_EQ(test, r, -EINVAL);
 		KUNIT_EXPECT_STREQ(test, error, given->error);
 	}
@@ -1216,3 +1238,7 @@ static struct kunit_suite ssdstripe_args_suite = {
 
 kunit_test_suites(&ssdstripe_geometry_suite, &ssdstripe_discard_suite,
 		  &ssdstripe_args_suite, &ssdstripe_health_suite);
+
+MODULE_DESCRIPTION("KUnit tests for dm-ssdstripe");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -83,16 +83,16 @@ sync_file() {
 graft_sources() {
 	local dest=$tree/drivers/md/ssdstripe f name keep
 
-	[ -f "$mod_dir/dm-ssdstripe.c" ] || die "missing $mod_dir/dm-ssdstripe.c"
+	[ -f "$mod_dir/ssdstripe.h" ] || die "missing $mod_dir/ssdstripe.h"
 	[ -f "$kunit_dir/dm_ssdstripe_kunit.c" ] ||
 		die "missing $kunit_dir/dm_ssdstripe_kunit.c"
 	mkdir -p "$dest" || die "cannot create $dest"
 
 	# Module sources (*.c, *.h), its Kconfig and feature tests, plus the
-	# KUnit suites, all side by side so '#include "dm_ssdstripe_kunit.c"'
-	# resolves.  compat-probed.h is not grafted: an out-of-tree build made
-	# it for another kernel, and the tree build generates its own from
-	# probes/ with probe-kernel (probe.mk).
+	# KUnit suites, all side by side so that the suites' includes of the
+	# module's headers resolve.  compat-probed.h is not grafted: an
+	# out-of-tree build made it for another kernel, and the tree build
+	# generates its own from probes/ with probe-kernel (probe.mk).
 	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probe.mk probes "
 	for f in "$mod_dir"/*.c "$mod_dir"/*.h; do
 		[ -f "$f" ] || continue

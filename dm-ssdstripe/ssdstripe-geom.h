@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The dm-ssdstripe authors
+ *
+ * The array's layout as pure arithmetic: no I/O, no locks.  Static inline
+ * so that map keeps it inlined on every I/O; io_hints and the KUnit suites
+ * use the same functions.
+ */
+#ifndef DM_SSDSTRIPE_GEOM_H
+#define DM_SSDSTRIPE_GEOM_H
+
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+
+#include "ssdstripe.h"
+
+static inline int ssdstripe_log2_or_neg(unsigned int v)
+{
+	return is_power_of_2(v) ? ilog2(v) : -1;
+}
+
+static inline void ssdstripe_geom_init(struct ssdstripe_geom *g,
+				       unsigned int members, unsigned int chunk)
+{
+	g->members = members;
+	g->chunk = chunk;
+	g->members_shift = ssdstripe_log2_or_neg(members);
+	g->chunk_shift = ssdstripe_log2_or_neg(chunk);
+}
+
+/*
+ * Map target-relative @sector to a member and a member-relative sector
+ * (before the member's offset is added).  Chunk k lives on member k mod N
+ * at (k div N) * chunk, exactly as dm-stripe lays it out.
+ */
+static __always_inline void
+ssdstripe_map_sector(const struct ssdstripe_geom *g, sector_t sector,
+		     unsigned int *member, sector_t *result)
+{
+	sector_t chunk = sector;
+	sector_t chunk_offset;
+
+	if (g->chunk_shift < 0) {
+		chunk_offset = sector_div(chunk, g->chunk);
+	} else {
+		chunk_offset = chunk & (g->chunk - 1);
+		chunk >>= g->chunk_shift;
+	}
+
+	if (g->members_shift < 0) {
+		*member = sector_div(chunk, g->members);
+	} else {
+		*member = chunk & (g->members - 1);
+		chunk >>= g->members_shift;
+	}
+
+	if (g->chunk_shift < 0)
+		chunk *= g->chunk;
+	else
+		chunk <<= g->chunk_shift;
+
+	*result = chunk + chunk_offset;
+}
+
+/*
+ * First member-relative sector of @member at or after target-relative
+ * @sector.  Used for both ends of a discard range: the member's share of
+ * [start, end) is [lower(start), lower(end)).
+ */
+static inline sector_t ssdstripe_member_lower(const struct ssdstripe_geom *g,
+					      sector_t sector,
+					      unsigned int member)
+{
+	unsigned int m;
+	sector_t r, tmp;
+
+	ssdstripe_map_sector(g, sector, &m, &r);
+	if (m == member)
+		return r;
+
+	/* Not on this member: move to the start of a chunk boundary. */
+	if (g->chunk_shift < 0) {
+		tmp = r;
+		r -= sector_div(tmp, g->chunk);
+	} else {
+		r &= ~(sector_t)(g->chunk - 1);
+	}
+
+	/* Member comes before the hit in this row: its next chunk is a row on. */
+	if (member < m)
+		r += g->chunk;
+
+	return r;
+}
+
+/*
+ * The share of target-relative range [start, start + len) that lands on
+ * @member, as member-relative [*begin, *end).  Returns false when the
+ * member holds none of it.
+ */
+static inline bool ssdstripe_member_range(const struct ssdstripe_geom *g,
+					  sector_t start, sector_t len,
+					  unsigned int member,
+					  sector_t *begin, sector_t *end)
+{
+	*begin = ssdstripe_member_lower(g, start, member);
+	*end = ssdstripe_member_lower(g, start + len, member);
+
+	return *begin < *end;
+}
+
+/*
+ * Largest discard a single array bio may carry so that no member's share
+ * exceeds that member's own limit @member_max.  Any window of N * k * chunk
+ * logical sectors gives every member exactly k * chunk sectors, whatever
+ * its alignment.  Never below @member_max, which is always safe: no share
+ * is larger than the bio.  Returning 0 would turn the operation off.
+ */
+static inline unsigned int
+ssdstripe_scaled_limit(const struct ssdstripe_geom *g, unsigned int member_max)
+{
+	unsigned int per_member, scaled;
+
+	if (!member_max || member_max < g->chunk || g->members == 1)
+		return member_max;
+
+	per_member = member_max - member_max % g->chunk;
+	if (check_mul_overflow(per_member, g->members, &scaled)) {
+		/* Largest multiple of a full stripe that fits. */
+		scaled = UINT_MAX / g->members;
+		scaled -= scaled % g->chunk;
+		scaled *= g->members;
+	}
+
+	return max(scaled, member_max);
+}
+
+/*
+ * Member and member sector, its offset applied, of target-relative @sector:
+ * where map sends a read or write.
+ */
+static __always_inline sector_t ssdstripe_remap(const struct ssdstripe_c *sc,
+						sector_t sector,
+						unsigned int *member)
+{
+	sector_t r;
+
+	ssdstripe_map_sector(&sc->geom, sector, member, &r);
+
+	return r + sc->member[*member].offset;
+}
+
+#endif /* DM_SSDSTRIPE_GEOM_H */

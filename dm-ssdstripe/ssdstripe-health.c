@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The dm-ssdstripe authors
+ *
+ * Member health: the pure state machine (ok, slow, erroring, failed) that
+ * KUnit drives with synthetic windows, and around it the health work that
+ * samples the per-member counters once a window, publishes the states as
+ * one snapshot and tells of changes (log line, uevent, dm event).
+ */
+
+#include <linux/device-mapper.h>
+
+#include <linux/blkdev.h>
+#include <linux/kobject.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/percpu.h>
+#include <linux/seqlock.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "ssdstripe.h"
+
+#define DM_MSG_PREFIX "ssdstripe"
+
+const char * const ssdstripe_state_name[] = {
+	[SSDSTRIPE_OK] = "ok",
+	[SSDSTRIPE_SLOW] = "slow",
+	[SSDSTRIPE_ERRORING] = "erroring",
+	[SSDSTRIPE_FAILED] = "failed",
+};
+
+/*
+ * The array state is the worst member state, named in RAID-0 words (sysfs
+ * ABI version 2): nothing is redundant, so the word names what to do.
+ */
+const char * const ssdstripe_array_state_name[] = {
+	[SSDSTRIPE_OK] = "optimal",
+	[SSDSTRIPE_SLOW] = "slow",
+	[SSDSTRIPE_ERRORING] = "erroring",
+	[SSDSTRIPE_FAILED] = "failed",
+};
+
+static int ssdstripe_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Lower median of the sorted @mean[0..n-1] with the element at index @self
+ * left out: the peers of that member.
+ */
+static u64 ssdstripe_peer_median(const u64 *mean, unsigned int n,
+				 unsigned int self)
+{
+	unsigned int m = (n - 2) / 2;
+
+	return mean[m < self ? m : m + 1];
+}
+
+/* Move member @h's error level given one window's sample @s. */
+static void ssdstripe_health_errors(const struct ssdstripe_thresholds *t,
+				    const struct ssdstripe_sample *s,
+				    struct ssdstripe_health *h)
+{
+	if (s->gone) {
+		h->err = SSDSTRIPE_ERRLVL_FAILED;
+		h->fail_run = 0;
+		h->clean_run = 0;
+		return;
+	}
+
+	if (s->errors) {
+		h->clean_run = 0;
+		if (h->err == SSDSTRIPE_ERRLVL_NONE)
+			h->err = SSDSTRIPE_ERRLVL_ERRORING;
+		if (s->ok) {
+			h->fail_run = 0;
+			return;
+		}
+		if (++h->fail_run >= t->fail_windows)
+			h->err = SSDSTRIPE_ERRLVL_FAILED;
+		return;
+	}
+
+	/*
+	 * An idle window changes no state, but it ends a run of failing
+	 * windows: failed needs the member to fail everything under load,
+	 * not one bad sector read now and then.
+	 */
+	if (!s->ok) {
+		h->fail_run = 0;
+		return;
+	}
+
+	h->fail_run = 0;
+	if (h->err == SSDSTRIPE_ERRLVL_FAILED &&
+	    ++h->clean_run >= t->recover_windows) {
+		/* Working again, but what it lost stays flagged. */
+		h->err = SSDSTRIPE_ERRLVL_ERRORING;
+		h->clean_run = 0;
+	}
+}
+
+/* Member @h's speed verdict after one judgment: @slow or not. */
+static void ssdstripe_health_judge(const struct ssdstripe_thresholds *t,
+				   struct ssdstripe_health *h, bool slow)
+{
+	if (slow) {
+		h->fast_run = 0;
+		if (++h->slow_run >= t->slow_windows)
+			h->slow = true;
+		return;
+	}
+
+	h->slow_run = 0;
+	if (h->slow && ++h->fast_run >= t->recover_windows) {
+		h->slow = false;
+		h->fast_run = 0;
+	}
+}
+
+static enum ssdstripe_state ssdstripe_health_state(const struct ssdstripe_health *h)
+{
+	if (h->err == SSDSTRIPE_ERRLVL_FAILED)
+		return SSDSTRIPE_FAILED;
+	if (h->err == SSDSTRIPE_ERRLVL_ERRORING)
+		return SSDSTRIPE_ERRORING;
+
+	return h->slow ? SSDSTRIPE_SLOW : SSDSTRIPE_OK;
+}
+
+/* A peer's last judgment counts for this many windows after it. */
+VISIBLE_IF_KUNIT unsigned int
+ssdstripe_judgment_life(const struct ssdstripe_thresholds *t)
+{
+	return t->slow_windows + t->recover_windows;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_judgment_life);
+
+/*
+ * One health window for all @n members: move each member's state given
+ * what it did in the window.  Pure: no I/O, no locks, no clock, so KUnit
+ * drives it with synthetic windows.  @scratch holds 2 * @n values.
+ *
+ * Errors (see ssdstripe_health_errors()):
+ * - erroring: any error.  Sticky: only clear_errors brings it back.
+ * - failed:   the member's disk is gone, or fail_windows windows in a row
+ *             (an idle window ends the run) in which it had errors and no
+ *             successful read or write.  A failed member whose disk is there
+ *             and that then has recover_windows windows with I/O and no
+ *             error goes back to erroring, not ok.
+ * Speed:
+ * - A window in which the member and at least one peer each completed
+ *   min_ios reads and writes without error is a full verdict: slow when
+ *   the member's mean latency is at least slow_min_latency_us and
+ *   slow_factor times the median of those peers' (never against a median
+ *   of 0).  slow_windows slow verdicts in a row make the member slow.
+ * - Under lighter load each member accumulates its reads and writes over
+ *   windows (at most slow_windows + recover_windows of them) until it has
+ *   min_ios: that judgment can only clear slow, when its mean is below
+ *   slow_min_latency_us or below slow_factor times the median of its
+ *   peers' judgments of the last slow_windows + recover_windows windows.
+ *   recover_windows normal verdicts in a row clear slow.  Idle members are
+ *   not judged: an idle slow member stays slow, and a window with errors
+ *   drops its evidence and its peer value.
+ */
+VISIBLE_IF_KUNIT void
+ssdstripe_health_update(const struct ssdstripe_thresholds *t, unsigned int n,
+			const struct ssdstripe_sample *s,
+			struct ssdstripe_health *h, u64 *scratch)
+{
+	unsigned int i, j, peers = 0, loaded = 0;
+	unsigned int life = ssdstripe_judgment_life(t);
+	u64 mean, median, min_ns;
+	bool slow;
+
+	min_ns = (u64)t->slow_min_latency_us * NSEC_PER_USEC;
+
+	/* Errors first; then gather this window's evidence of speed. */
+	for (i = 0; i < n; i++) {
+		struct ssdstripe_health *hi = &h[i];
+
+		ssdstripe_health_errors(t, &s[i], hi);
+
+		if (hi->judged_age && hi->judged_age < U32_MAX)
+			hi->judged_age++;
+		if (s[i].gone || s[i].errors) {
+			hi->acc_ios = 0;
+			hi->acc_lat_ns = 0;
+			continue;
+		}
+		/* Evidence older than a judgment may live is dropped. */
+		if (hi->acc_ios && ++hi->acc_windows >= life) {
+			hi->acc_ios = 0;
+			hi->acc_lat_ns = 0;
+		}
+		if (!hi->acc_ios)
+			hi->acc_windows = 0;
+		hi->acc_ios += s[i].rw_ios;
+		hi->acc_lat_ns += s[i].rw_lat_ns;
+		if (hi->acc_ios < t->min_ios)
+			continue;
+		hi->judged_ns = div64_u64(hi->acc_lat_ns, hi->acc_ios);
+		hi->judged_age = 1;
+		hi->acc_ios = 0;
+		hi->acc_lat_ns = 0;
+	}
+
+	/*
+	 * Two sets of peers.  A slow verdict needs the member and at least
+	 * one peer loaded in this same window (min_ios reads and writes each,
+	 * no errors): a member carrying most of the load is compared with
+	 * peers under load too, not with a trickle of old evidence.  A normal
+	 * verdict may come from evidence gathered over several windows of
+	 * light load, against its peers' recent judgments, so that a member
+	 * fast again clears within a few hundred I/Os.
+	 */
+	for (i = 0; i < n; i++) {
+		if (h[i].judged_age && h[i].judged_age <= life &&
+		    !s[i].errors && !s[i].gone)
+			scratch[peers++] = h[i].judged_ns;
+	}
+	sort(scratch, peers, sizeof(*scratch), ssdstripe_cmp_u64, NULL);
+	for (i = 0; i < n; i++) {
+		if (s[i].rw_ios >= t->min_ios && !s[i].errors && !s[i].gone)
+			scratch[n + loaded++] = div64_u64(s[i].rw_lat_ns,
+							  s[i].rw_ios);
+	}
+	sort(scratch + n, loaded, sizeof(*scratch), ssdstripe_cmp_u64, NULL);
+
+	for (i = 0; i < n; i++) {
+		struct ssdstripe_health *hi = &h[i];
+
+		if (hi->judged_age != 1)
+			goto publish;
+
+		if (s[i].rw_ios >= t->min_ios && loaded >= 2 &&
+		    !s[i].errors && !s[i].gone) {
+			/* Loaded now, beside loaded peers: a full verdict. */
+			mean = div64_u64(s[i].rw_lat_ns, s[i].rw_ios);
+			for (j = 0; j < loaded && scratch[n + j] != mean; j++)
+				;
+			median = ssdstripe_peer_median(scratch + n, loaded, j);
+			slow = median && mean >= min_ns &&
+			       mean >= (u64)t->slow_factor * median;
+			ssdstripe_health_judge(t, hi, slow);
+			goto publish;
+		}
+
+		/* Light load: evidence that clears slow, never raises it. */
+		if (hi->judged_ns < min_ns) {
+			ssdstripe_health_judge(t, hi, false);
+			goto publish;
+		}
+		if (peers >= 2) {
+			for (j = 0; j < peers && scratch[j] != hi->judged_ns; j++)
+				;
+			median = ssdstripe_peer_median(scratch, peers, j);
+			if (median &&
+			    hi->judged_ns < (u64)t->slow_factor * median)
+				ssdstripe_health_judge(t, hi, false);
+		}
+publish:
+		hi->state = ssdstripe_health_state(hi);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_health_update);
+
+/*
+ * Clear a member's errors (clear_errors): it is ok, or slow if it is,
+ * unless its disk is gone.  Its speed verdict is no error to forget.
+ */
+VISIBLE_IF_KUNIT void
+ssdstripe_health_clear(struct ssdstripe_health *h, bool gone)
+{
+	h->err = gone ? SSDSTRIPE_ERRLVL_FAILED : SSDSTRIPE_ERRLVL_NONE;
+	h->fail_run = 0;
+	h->clean_run = 0;
+	h->state = ssdstripe_health_state(h);
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_health_clear);
+
+/* The array's state: its worst member's (see ssdstripe_array_state_name). */
+VISIBLE_IF_KUNIT enum ssdstripe_state
+ssdstripe_array_state(const struct ssdstripe_health *h, unsigned int n)
+{
+	enum ssdstripe_state a = SSDSTRIPE_OK;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		a = max(a, h[i].state);
+
+	return a;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_array_state);
+
+/* --- events and the health monitor ------------------------------------ */
+
+void ssdstripe_trigger_event(struct work_struct *work)
+{
+	struct ssdstripe_c *sc = container_of(work, struct ssdstripe_c,
+					      trigger_event);
+
+	dm_table_event(sc->ti->table);
+}
+
+static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
+			     enum ssdstripe_state array)
+{
+	struct kobject *kobj = &disk_to_dev(dm_disk(sc->md))->kobj;
+	char env_member[32], env_dev[48], env_state[32], env_array[32];
+	char *envp[5];
+
+	envp[0] = env_member;
+	envp[1] = env_dev;
+	envp[2] = env_state;
+	envp[3] = env_array;
+	envp[4] = NULL;
+
+	snprintf(env_member, sizeof(env_member), "SSDSTRIPE_MEMBER=%u", member);
+	snprintf(env_dev, sizeof(env_dev), "SSDSTRIPE_DEVICE=%s",
+		 sc->member[member].dev->name);
+	snprintf(env_state, sizeof(env_state), "SSDSTRIPE_STATE=%s",
+		 ssdstripe_state_name[sc->member[member].state]);
+	snprintf(env_array, sizeof(env_array), "SSDSTRIPE_ARRAY_STATE=%s",
+		 ssdstripe_array_state_name[array]);
+	kobject_uevent_env(kobj, KOBJ_CHANGE, envp);
+}
+
+/*
+ * The member states as one snapshot, in @states (may be NULL); returns the
+ * array state they imply.  Takes no lock: the writers hold health_lock.
+ */
+enum ssdstripe_state ssdstripe_read_states(struct ssdstripe_c *sc,
+					   enum ssdstripe_state *states)
+{
+	enum ssdstripe_state st, worst;
+	unsigned int seq, i;
+
+	do {
+		seq = read_seqcount_begin(&sc->state_seq);
+		worst = SSDSTRIPE_OK;
+		for (i = 0; i < sc->geom.members; i++) {
+			st = READ_ONCE(sc->member[i].state);
+			if (states)
+				states[i] = st;
+			worst = max(worst, st);
+		}
+	} while (read_seqcount_retry(&sc->state_seq, seq));
+
+	return worst;
+}
+
+static void ssdstripe_take_sample(struct ssdstripe_c *sc,
+				  struct ssdstripe_member *m,
+				  struct ssdstripe_sample *s)
+{
+	struct ssdstripe_stats now;
+
+	now.ok = SSDSTRIPE_SUM(m, ok);
+	now.failed = SSDSTRIPE_SUM(m, failed);
+	now.rw_done = SSDSTRIPE_SUM(m, rw_done);
+	now.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+
+	s->errors = now.failed - m->last.failed;
+	s->ok = now.ok - m->last.ok;
+	/*
+	 * Without accounting successes are not counted: assume there were,
+	 * so errors make a member erroring, and only a gone disk failed.
+	 */
+	if (!sc->stats)
+		s->ok = 1;
+	s->rw_ios = now.rw_done - m->last.rw_done;
+	s->rw_lat_ns = now.rw_lat_ns - m->last.rw_lat_ns;
+	s->gone = test_bit(GD_DEAD, &m->dev->bdev->bd_disk->state);
+	m->last = now;
+
+	WRITE_ONCE(m->latency_us, s->rw_ios ?
+		   (unsigned int)min_t(u64, div64_u64(s->rw_lat_ns, s->rw_ios) /
+				       NSEC_PER_USEC, UINT_MAX) : 0);
+}
+
+/* Restart the health monitor's deltas from the counters as they are now. */
+void __ssdstripe_sample_restart(struct ssdstripe_member *m)
+{
+	m->last.ok = SSDSTRIPE_SUM(m, ok);
+	m->last.failed = SSDSTRIPE_SUM(m, failed);
+	m->last.rw_done = SSDSTRIPE_SUM(m, rw_done);
+	m->last.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+}
+
+/*
+ * Publish next[] as the members' health in one snapshot, then tell: one
+ * log line and uevent per member whose state changed, one dm event in all.
+ * next[] gets the old health back.  Called with health_lock held.
+ */
+static void __ssdstripe_health_publish(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_health *next = sc->next;
+	unsigned int n = sc->geom.members, i;
+	enum ssdstripe_state array, old, new;
+	bool changed = false;
+
+	lockdep_assert_held(&sc->health_lock);
+
+	array = ssdstripe_array_state(next, n);
+	write_seqcount_begin(&sc->state_seq);
+	for (i = 0; i < n; i++) {
+		swap(sc->member[i].health, next[i]);
+		WRITE_ONCE(sc->member[i].state, sc->member[i].health.state);
+	}
+	write_seqcount_end(&sc->state_seq);
+
+	for (i = 0; i < n; i++) {
+		old = next[i].state;
+		new = sc->member[i].health.state;
+		if (new == old)
+			continue;
+		changed = true;
+		DMWARN_LIMIT("%s: member %u (%s) %s -> %s, array %s",
+			     dm_table_device_name(sc->ti->table), i,
+			     sc->member[i].dev->name, ssdstripe_state_name[old],
+			     ssdstripe_state_name[new],
+			     ssdstripe_array_state_name[array]);
+		ssdstripe_uevent(sc, i, array);
+	}
+	if (changed)
+		dm_table_event(sc->ti->table);
+}
+
+void ssdstripe_health_work(struct work_struct *work)
+{
+	struct ssdstripe_c *sc = container_of(to_delayed_work(work),
+					      struct ssdstripe_c, health_work);
+	struct ssdstripe_health *next = sc->next;
+	unsigned int n = sc->geom.members, i;
+	struct ssdstripe_thresholds t;
+
+	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++)
+		*ssdstripe_tunable_ptr(&t, &ssdstripe_tunables[i]) =
+			READ_ONCE(*ssdstripe_tunable_ptr(&sc->thr,
+							 &ssdstripe_tunables[i]));
+
+	mutex_lock(&sc->health_lock);
+	for (i = 0; i < n; i++) {
+		ssdstripe_take_sample(sc, &sc->member[i], &sc->samples[i]);
+		next[i] = sc->member[i].health;
+	}
+	ssdstripe_health_update(&t, n, sc->samples, next, sc->scratch);
+	__ssdstripe_health_publish(sc);
+	mutex_unlock(&sc->health_lock);
+
+	queue_delayed_work(system_percpu_wq, &sc->health_work,
+			   msecs_to_jiffies(t.window_ms));
+}
+
+/*
+ * clear_errors: forget every member's errors, like "zpool clear".  Members
+ * whose disk is not gone are ok again; the error counters restart at 0 and
+ * errors raise dm events again.
+ */
+void ssdstripe_clear_errors(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_stats *st;
+	struct ssdstripe_member *m;
+	unsigned int i;
+	int cpu;
+
+	mutex_lock(&sc->health_lock);
+	for (i = 0; i < sc->geom.members; i++) {
+		m = &sc->member[i];
+		/* Racy against I/O in flight, as reset_stats. */
+		for_each_possible_cpu(cpu) {
+			st = per_cpu_ptr(m->stats, cpu);
+			memset(st->errors, 0, sizeof(st->errors));
+		}
+		atomic_set(&m->error_count, 0);
+		/* Errors of the window under way are cleared too. */
+		m->last.failed = SSDSTRIPE_SUM(m, failed);
+		sc->next[i] = m->health;
+		ssdstripe_health_clear(&sc->next[i],
+				       test_bit(GD_DEAD, &m->dev->bdev->bd_disk->state));
+	}
+	__ssdstripe_health_publish(sc);
+	mutex_unlock(&sc->health_lock);
+}

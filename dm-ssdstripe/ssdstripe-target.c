@@ -1,0 +1,915 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The dm-ssdstripe authors
+ *
+ * dm-ssdstripe: RAID-0 striping across SSDs with the data layout of the
+ * kernel's "striped" target, discard/write-zeroes/secure-erase passed down
+ * as one bio per member, discard limits that scale with the members, and
+ * per-member statistics and health (ok, slow, erroring, failed) in sysfs.
+ *
+ * This file is the target: table parsing, ctr/dtr, map/end_io, status,
+ * message and io_hints.  Health is in ssdstripe-health.c, sysfs in
+ * ssdstripe-sysfs.c, the layout arithmetic in ssdstripe-geom.h.
+ */
+
+#include <linux/device-mapper.h>
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ssdstripe.h"
+#include "ssdstripe-geom.h"
+
+#define DM_MSG_PREFIX "ssdstripe"
+
+/* Stop raising events for a member after this many errors (as dm-stripe). */
+#define SSDSTRIPE_ERROR_EVENT_LIMIT 15
+
+/* Room for every feature with its value. */
+#define SSDSTRIPE_MAX_FEATURE_ARGS 16
+
+/* dm-stripe's A (alive) and D (dead), plus S (slow) and E (erroring). */
+static const char ssdstripe_state_letter[] = {
+	[SSDSTRIPE_OK] = 'A',
+	[SSDSTRIPE_SLOW] = 'S',
+	[SSDSTRIPE_ERRORING] = 'E',
+	[SSDSTRIPE_FAILED] = 'D',
+};
+
+#define SSDSTRIPE_TUNABLE(_name, _field, _min, _max, _def, _error)	\
+	{ .name = _name, .min = _min, .max = _max, .def = _def,	\
+	  .offset = offsetof(struct ssdstripe_thresholds, _field),	\
+	  .error = _error }
+
+const struct ssdstripe_tunable ssdstripe_tunables[] = {
+	SSDSTRIPE_TUNABLE("health_window_ms", window_ms, 100, 60000, 1000,
+			  "Invalid health_window_ms value"),
+	SSDSTRIPE_TUNABLE("slow_factor", slow_factor, 2, 1000, 4,
+			  "Invalid slow_factor value"),
+	SSDSTRIPE_TUNABLE("slow_min_latency_us", slow_min_latency_us, 0,
+			  10000000, 200, "Invalid slow_min_latency_us value"),
+	SSDSTRIPE_TUNABLE("slow_windows", slow_windows, 1, 1000, 3,
+			  "Invalid slow_windows value"),
+	SSDSTRIPE_TUNABLE("recover_windows", recover_windows, 1, 1000, 3,
+			  "Invalid recover_windows value"),
+	SSDSTRIPE_TUNABLE("min_ios", min_ios, 1, 1000000, 16,
+			  "Invalid min_ios value"),
+	SSDSTRIPE_TUNABLE("fail_windows", fail_windows, 1, 1000, 3,
+			  "Invalid fail_windows value"),
+};
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_tunables);
+
+VISIBLE_IF_KUNIT void
+ssdstripe_thresholds_default(struct ssdstripe_thresholds *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++)
+		*ssdstripe_tunable_ptr(t, &ssdstripe_tunables[i]) =
+			ssdstripe_tunables[i].def;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_thresholds_default);
+
+VISIBLE_IF_KUNIT const struct ssdstripe_tunable *
+ssdstripe_find_tunable(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++)
+		if (!strcasecmp(name, ssdstripe_tunables[i].name))
+			return &ssdstripe_tunables[i];
+
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_find_tunable);
+
+/*
+ * What a completion with @status of a bio with flags @opf says about the
+ * member.  A would-block completion (BLK_STS_AGAIN) of a REQ_NOWAIT or
+ * polled bio that found no tag is retried by its submitter (dm core
+ * requeues a polled one); without those flags nobody retries it, and the
+ * error reaches the file system.  Read-ahead may fail, and an unsupported
+ * operation is not a fault: SCSI ends an unsupported UNMAP or WRITE SAME
+ * with BLK_STS_TARGET, switches the capability off, and the block layer
+ * falls back.
+ */
+VISIBLE_IF_KUNIT enum ssdstripe_err_class
+ssdstripe_classify(blk_status_t status, blk_opf_t opf)
+{
+	enum req_op op = opf & REQ_OP_MASK;
+
+	if (!status)
+		return SSDSTRIPE_ERR_NONE;
+	if (status == BLK_STS_AGAIN && (opf & (REQ_NOWAIT | REQ_POLLED)))
+		return SSDSTRIPE_ERR_RETRY;
+	if (status == BLK_STS_NOTSUPP || (opf & REQ_RAHEAD))
+		return SSDSTRIPE_ERR_IGNORED;
+	if (status == BLK_STS_TARGET &&
+	    (op == REQ_OP_DISCARD || op == REQ_OP_WRITE_ZEROES ||
+	     op == REQ_OP_SECURE_ERASE))
+		return SSDSTRIPE_ERR_IGNORED;
+
+	return SSDSTRIPE_ERR_ERROR;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_classify);
+
+/* Histogram bucket of a latency: 16 << i microseconds at most. */
+VISIBLE_IF_KUNIT unsigned int ssdstripe_hist_bucket(u64 lat_us)
+{
+	unsigned int b;
+
+	if (lat_us <= 16)
+		return 0;
+	b = fls64(lat_us - 1) - 4;
+
+	return min_t(unsigned int, b, SSDSTRIPE_HIST_NR - 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_hist_bucket);
+
+/* Strict decimal numbers: no sign, no trailing junk, no overflow. */
+static int ssdstripe_parse_uint(const char *arg, unsigned int *out)
+{
+	return kstrtouint(arg, 10, out);
+}
+
+static int ssdstripe_parse_sector(const char *arg, sector_t *out)
+{
+	unsigned long long tmp;
+	int r;
+
+	r = kstrtoull(arg, 10, &tmp);
+	if (r)
+		return r;
+	if (tmp != (sector_t)tmp)
+		return -ERANGE;
+	*out = tmp;
+
+	return 0;
+}
+
+/* Set tunable @tu in @t from @value, within its bounds. */
+static int ssdstripe_set_tunable(struct ssdstripe_thresholds *t,
+				 const struct ssdstripe_tunable *tu,
+				 const char *value)
+{
+	unsigned int v;
+
+	if (!value || ssdstripe_parse_uint(value, &v) || v < tu->min ||
+	    v > tu->max)
+		return -EINVAL;
+	WRITE_ONCE(*ssdstripe_tunable_ptr(t, tu), v);
+
+	return 0;
+}
+
+static int ssdstripe_parse_features(struct dm_arg_set *as,
+				    struct ssdstripe_params *p, char **error)
+{
+	static const struct dm_arg _args[] = {
+		{0, SSDSTRIPE_MAX_FEATURE_ARGS, "Invalid number of feature arguments"},
+	};
+	const struct ssdstripe_tunable *tu;
+	unsigned int argc, bit;
+	const char *arg;
+	int r;
+
+	/* dm_read_arg_group() uses sscanf(), which wraps on overflow. */
+	if (kstrtouint(as->argv[0], 10, &argc)) {
+		*error = _args[0].error;
+		return -EINVAL;
+	}
+
+	r = dm_read_arg_group(_args, as, &argc, error);
+	if (r)
+		return r;
+
+	while (argc--) {
+		arg = dm_shift_arg(as);
+
+		if (!strcasecmp(arg, "no_discard_passdown")) {
+			if (p->no_discard_passdown) {
+				*error = "Duplicate no_discard_passdown argument";
+				return -EINVAL;
+			}
+			p->no_discard_passdown = true;
+			continue;
+		}
+
+		if (!strcasecmp(arg, "no_stats")) {
+			if (p->no_stats) {
+				*error = "Duplicate no_stats argument";
+				return -EINVAL;
+			}
+			p->no_stats = true;
+			continue;
+		}
+
+		tu = ssdstripe_find_tunable(arg);
+		if (!tu) {
+			*error = "Unrecognised feature argument";
+			return -EINVAL;
+		}
+		bit = tu - ssdstripe_tunables;
+		if (p->tunables_set & BIT(bit)) {
+			*error = "Duplicate health threshold argument";
+			return -EINVAL;
+		}
+		if (!argc || ssdstripe_set_tunable(&p->thr, tu,
+						   dm_shift_arg(as))) {
+			*error = (char *)tu->error;
+			return -EINVAL;
+		}
+		argc--;
+		p->tunables_set |= BIT(bit);
+	}
+
+	if (as->argc) {
+		*error = "Too many arguments";
+		return -EINVAL;
+	}
+
+	return 0;
+}
+
+/*
+ * Check everything in a table line that does not need the member devices:
+ * counts, numbers, the geometry against the target length, and features.
+ * The offsets parsed are kept in p->offset, which the caller frees with
+ * kfree() whether the line was accepted or not.
+ */
+VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
+					    sector_t len, struct ssdstripe_params *p,
+					    char **error)
+{
+	struct dm_arg_set as;
+	sector_t width;
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	ssdstripe_thresholds_default(&p->thr);
+
+	if (argc < 2) {
+		*error = "Not enough arguments";
+		return -EINVAL;
+	}
+
+	if (ssdstripe_parse_uint(argv[0], &p->members) || !p->members) {
+		*error = "Invalid member count";
+		return -EINVAL;
+	}
+
+	if (ssdstripe_parse_uint(argv[1], &p->chunk) || !p->chunk) {
+		*error = "Invalid chunk size";
+		return -EINVAL;
+	}
+
+	if (p->members > (argc - 2) / 2) {
+		*error = "Not enough destinations specified";
+		return -EINVAL;
+	}
+	p->member_argv = argv + 2;
+
+	p->offset = kcalloc(p->members, sizeof(*p->offset), GFP_KERNEL);
+	if (!p->offset) {
+		*error = "Cannot allocate member offsets";
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->members; i++) {
+		if (ssdstripe_parse_sector(p->member_argv[2 * i + 1],
+					   &p->offset[i])) {
+			*error = "Invalid device offset";
+			return -EINVAL;
+		}
+	}
+
+	width = len;
+	if (sector_div(width, p->members)) {
+		*error = "Target length not divisible by number of members";
+		return -EINVAL;
+	}
+
+	if (sector_div(width, p->chunk)) {
+		*error = "Target length not divisible by chunk size";
+		return -EINVAL;
+	}
+
+	as.argc = argc - 2 - 2 * p->members;
+	as.argv = argv + 2 + 2 * p->members;
+	if (as.argc)
+		return ssdstripe_parse_features(&as, p, error);
+
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_parse_params);
+
+/* --- statistics -------------------------------------------------------- */
+
+u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *(u64 *)((char *)per_cpu_ptr(m->stats, cpu) + offset);
+
+	return sum;
+}
+
+static void ssdstripe_reset_stats(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_stats *st;
+	unsigned int i;
+	int cpu;
+
+	/* Racy against I/O in flight by design: counts, not invariants. */
+	for (i = 0; i < sc->geom.members; i++) {
+		for_each_possible_cpu(cpu) {
+			st = per_cpu_ptr(sc->member[i].stats, cpu);
+			memset(st->ios, 0, sizeof(st->ios));
+			memset(st->sectors, 0, sizeof(st->sectors));
+			memset(st->errors, 0, sizeof(st->errors));
+			memset(st->hist, 0, sizeof(st->hist));
+			st->retries = 0;
+		}
+	}
+}
+
+static enum ssdstripe_op ssdstripe_bio_op(struct bio *bio)
+{
+	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
+		return SSDSTRIPE_OP_FLUSH;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		return SSDSTRIPE_OP_READ;
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+		return SSDSTRIPE_OP_DISCARD;
+	case REQ_OP_WRITE_ZEROES:
+		return SSDSTRIPE_OP_WRITE_ZEROES;
+	default:
+		return SSDSTRIPE_OP_WRITE;
+	}
+}
+
+/*
+ * Account a clone about to be sent to @member.  Inlined, as is
+ * ssdstripe_map_sector(): the benchmark's profile found both as calls of
+ * their own on every I/O's map path.
+ */
+static __always_inline void
+ssdstripe_account_start(struct ssdstripe_c *sc, struct bio *bio,
+			unsigned int member)
+{
+	struct ssdstripe_io *io = dm_per_bio_data(bio, sizeof(*io));
+	struct ssdstripe_stats __percpu *st = sc->member[member].stats;
+
+	io->member = member;
+	if (!sc->stats)
+		return;
+
+	io->op = ssdstripe_bio_op(bio);
+	io->start_ns = ktime_get_ns();
+	this_cpu_inc(st->ios[io->op]);
+	this_cpu_add(st->sectors[io->op], bio_sectors(bio));
+	this_cpu_inc(st->inflight);
+}
+
+/* --- target ------------------------------------------------------------ */
+
+static void ssdstripe_put_members(struct dm_target *ti, struct ssdstripe_c *sc,
+				  unsigned int count)
+{
+	while (count--) {
+		dm_put_device(ti, sc->member[count].dev);
+		free_percpu(sc->member[count].stats);
+	}
+}
+
+/* Open member @i and check it can hold its share of the array. */
+static int ssdstripe_get_member(struct dm_target *ti, struct ssdstripe_c *sc,
+				unsigned int i,
+				const struct ssdstripe_params *p)
+{
+	struct ssdstripe_member *m = &sc->member[i];
+	struct block_device *bdev;
+	unsigned int lbs, j;
+	sector_t end;
+	int r;
+
+	m->offset = p->offset[i];
+	r = dm_get_device(ti, p->member_argv[2 * i],
+			  dm_table_get_mode(ti->table), &m->dev);
+	if (r) {
+		ti->error = "Device lookup failed";
+		return r;
+	}
+	bdev = m->dev->bdev;
+
+	for (j = 0; j < i; j++) {
+		if (sc->member[j].dev->bdev == bdev) {
+			ti->error = "Duplicate member device";
+			goto bad;
+		}
+	}
+
+	lbs = bdev_logical_block_size(bdev) >> SECTOR_SHIFT;
+	if (sc->geom.chunk % lbs) {
+		ti->error = "Chunk size not a multiple of member logical block size";
+		goto bad;
+	}
+
+	if (m->offset % lbs) {
+		ti->error = "Member offset not aligned to logical block size";
+		goto bad;
+	}
+
+	if (check_add_overflow(m->offset, sc->width, &end) ||
+	    end > bdev_nr_sectors(bdev)) {
+		ti->error = "Member device too small for target";
+		goto bad;
+	}
+
+	m->stats = alloc_percpu(struct ssdstripe_stats);
+	if (!m->stats) {
+		ti->error = "Cannot allocate member statistics";
+		r = -ENOMEM;
+		goto bad_put;
+	}
+
+	atomic_set(&m->error_count, 0);
+	return 0;
+
+bad:
+	r = -EINVAL;
+bad_put:
+	dm_put_device(ti, m->dev);
+	return r;
+}
+
+static void ssdstripe_free(struct ssdstripe_c *sc)
+{
+	mutex_destroy(&sc->health_lock);
+	kfree(sc->sysfs_member);
+	kfree(sc->next);
+	kfree(sc->samples);
+	kfree(sc->scratch);
+	kfree(sc);
+}
+
+/*
+ * Construct a striped mapping with the layout of dm-stripe:
+ *
+ * <#members> <chunk_sectors> <dev> <offset> [<dev> <offset>]...
+ *	[<#feature_args> [no_discard_passdown] [no_stats]
+ *	 [<health threshold> <value>]...]
+ *
+ * Health thresholds: health_window_ms, slow_factor, slow_min_latency_us,
+ * slow_windows, recover_windows, min_ios, fail_windows.
+ */
+static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
+{
+	struct ssdstripe_params p;
+	struct ssdstripe_c *sc;
+	unsigned int i;
+	int r;
+
+	r = ssdstripe_parse_params(argc, argv, ti->len, &p, &ti->error);
+	if (r)
+		goto bad_params;
+
+	sc = kzalloc(struct_size(sc, member, p.members), GFP_KERNEL);
+	if (!sc) {
+		ti->error = "Cannot allocate ssdstripe context";
+		r = -ENOMEM;
+		goto bad_params;
+	}
+	/* two sorted sets of peers (ssdstripe_health_update) */
+	sc->scratch = kcalloc(p.members, 2 * sizeof(*sc->scratch), GFP_KERNEL);
+	sc->samples = kcalloc(p.members, sizeof(*sc->samples), GFP_KERNEL);
+	sc->next = kcalloc(p.members, sizeof(*sc->next), GFP_KERNEL);
+	sc->sysfs_member = kcalloc(p.members, sizeof(*sc->sysfs_member),
+				   GFP_KERNEL);
+	if (!sc->scratch || !sc->samples || !sc->next || !sc->sysfs_member) {
+		ti->error = "Cannot allocate ssdstripe context";
+		r = -ENOMEM;
+		goto bad_free;
+	}
+
+	ssdstripe_geom_init(&sc->geom, p.members, p.chunk);
+	sc->width = div_u64(ti->len, p.members);
+	sc->discard_passdown = !p.no_discard_passdown;
+	sc->stats = !p.no_stats;
+	sc->thr = p.thr;
+	sc->ti = ti;
+	sc->md = dm_table_get_md(ti->table);
+	mutex_init(&sc->health_lock);
+	seqcount_mutex_init(&sc->state_seq, &sc->health_lock);
+	atomic_set(&sc->kobj_count, 1);
+	init_completion(&sc->kobj_released);
+	INIT_WORK(&sc->trigger_event, ssdstripe_trigger_event);
+	INIT_DELAYED_WORK(&sc->health_work, ssdstripe_health_work);
+	INIT_LIST_HEAD(&sc->sysfs_node);
+
+	r = dm_set_target_max_io_len(ti, p.chunk);
+	if (r)
+		goto bad_free;
+
+	for (i = 0; i < p.members; i++) {
+		r = ssdstripe_get_member(ti, sc, i, &p);
+		if (r) {
+			ssdstripe_put_members(ti, sc, i);
+			goto bad_free;
+		}
+	}
+
+	ti->num_flush_bios = p.members;
+	ti->num_discard_bios = sc->discard_passdown ? p.members : 0;
+	ti->num_secure_erase_bios = p.members;
+	ti->num_write_zeroes_bios = p.members;
+	ti->per_io_data_size = sizeof(struct ssdstripe_io);
+	ti->private = sc;
+	kfree(p.offset);
+
+	return 0;
+
+bad_free:
+	ssdstripe_free(sc);
+bad_params:
+	kfree(p.offset);
+	return r;
+}
+
+static void ssdstripe_dtr(struct dm_target *ti)
+{
+	struct ssdstripe_c *sc = ti->private;
+
+	cancel_delayed_work_sync(&sc->health_work);
+	ssdstripe_sysfs_unpublish(sc);
+	/* Every release function of ours runs before the module can go. */
+	if (!atomic_dec_and_test(&sc->kobj_count))
+		wait_for_completion(&sc->kobj_released);
+	flush_work(&sc->trigger_event);
+	ssdstripe_put_members(ti, sc, sc->geom.members);
+	ssdstripe_free(sc);
+}
+
+static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
+			       unsigned int member)
+{
+	struct ssdstripe_io *io;
+	sector_t begin, end;
+
+	if (!ssdstripe_member_range(&sc->geom,
+				    dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
+				    bio_sectors(bio), member, &begin, &end)) {
+		/*
+		 * Nothing of this range lives on @member.  bio_endio() runs
+		 * end_io, which must not take this clone for a member's I/O.
+		 */
+		io = dm_per_bio_data(bio, sizeof(*io));
+		io->member = SSDSTRIPE_NO_MEMBER;
+		bio_endio(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+
+	bio_set_dev(bio, sc->member[member].dev->bdev);
+	bio->bi_iter.bi_sector = begin + sc->member[member].offset;
+	bio->bi_iter.bi_size = to_bytes(end - begin);
+	ssdstripe_account_start(sc, bio, member);
+
+	return DM_MAPIO_REMAPPED;
+}
+
+static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
+{
+	struct ssdstripe_c *sc = ti->private;
+	unsigned int member;
+
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
+		/* Empty flush: dm core clones it once per member. */
+		member = dm_bio_get_target_bio_nr(bio);
+		bio_set_dev(bio, sc->member[member].dev->bdev);
+		ssdstripe_account_start(sc, bio, member);
+		return DM_MAPIO_REMAPPED;
+	}
+
+	if (unlikely(bio_op(bio) == REQ_OP_DISCARD ||
+		     bio_op(bio) == REQ_OP_SECURE_ERASE ||
+		     bio_op(bio) == REQ_OP_WRITE_ZEROES))
+		return ssdstripe_map_range(sc, bio, dm_bio_get_target_bio_nr(bio));
+
+	bio->bi_iter.bi_sector = ssdstripe_remap(sc,
+						 dm_target_offset(ti, bio->bi_iter.bi_sector),
+						 &member);
+	bio_set_dev(bio, sc->member[member].dev->bdev);
+	ssdstripe_account_start(sc, bio, member);
+
+	return DM_MAPIO_REMAPPED;
+}
+
+static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
+			    blk_status_t *error)
+{
+	struct ssdstripe_c *sc = ti->private;
+	struct ssdstripe_io *io = dm_per_bio_data(bio, sizeof(*io));
+	struct ssdstripe_stats __percpu *st;
+	enum ssdstripe_err_class class;
+	unsigned int bucket;
+	u64 lat_ns;
+	int count;
+
+	if (io->member == SSDSTRIPE_NO_MEMBER)
+		return DM_ENDIO_DONE;
+	if (WARN_ON_ONCE(io->member >= sc->geom.members))
+		return DM_ENDIO_DONE;
+	st = sc->member[io->member].stats;
+	class = ssdstripe_classify(*error, bio->bi_opf);
+
+	if (sc->stats) {
+		this_cpu_dec(st->inflight);
+		switch (class) {
+		case SSDSTRIPE_ERR_NONE:
+			/* A flush or discard that works says nothing of data. */
+			if (io->op > SSDSTRIPE_OP_WRITE)
+				break;
+			this_cpu_inc(st->ok);
+			lat_ns = ktime_get_ns() - io->start_ns;
+			bucket = ssdstripe_hist_bucket(div_u64(lat_ns,
+							       NSEC_PER_USEC));
+			this_cpu_inc(st->hist[bucket]);
+			/*
+			 * A FUA write waits for the drive's cache: its latency
+			 * says nothing of the member's speed against peers'
+			 * plain writes (a journal on one member is FUA-heavy).
+			 */
+			if (bio->bi_opf & REQ_FUA)
+				break;
+			this_cpu_inc(st->rw_done);
+			this_cpu_add(st->rw_lat_ns, lat_ns);
+			break;
+		case SSDSTRIPE_ERR_IGNORED:
+			/* Not an error, and not a success either. */
+			break;
+		case SSDSTRIPE_ERR_RETRY:
+			this_cpu_inc(st->retries);
+			break;
+		case SSDSTRIPE_ERR_ERROR:
+			this_cpu_inc(st->failed);
+			this_cpu_inc(st->errors[io->op]);
+			break;
+		}
+	} else if (class == SSDSTRIPE_ERR_RETRY) {
+		this_cpu_inc(st->retries);
+	} else if (class == SSDSTRIPE_ERR_ERROR) {
+		/* Errors still count towards health without accounting. */
+		this_cpu_inc(st->failed);
+	}
+
+	if (class != SSDSTRIPE_ERR_ERROR)
+		return DM_ENDIO_DONE;
+
+	count = atomic_inc_return(&sc->member[io->member].error_count);
+	if (count <= SSDSTRIPE_ERROR_EVENT_LIMIT)
+		schedule_work(&sc->trigger_event);
+	if (count == 1)
+		DMERR_LIMIT("%s: I/O error on member %u (%s)",
+			    dm_table_device_name(ti->table), io->member,
+			    sc->member[io->member].dev->name);
+
+	return DM_ENDIO_DONE;
+}
+
+static void ssdstripe_postsuspend(struct dm_target *ti)
+{
+	struct ssdstripe_c *sc = ti->private;
+
+	cancel_delayed_work_sync(&sc->health_work);
+}
+
+static void ssdstripe_resume(struct dm_target *ti)
+{
+	struct ssdstripe_c *sc = ti->private;
+	unsigned int i;
+
+	ssdstripe_sysfs_publish(sc);
+
+	/* Windows start afresh: what happened while suspended is not load. */
+	mutex_lock(&sc->health_lock);
+	for (i = 0; i < sc->geom.members; i++)
+		__ssdstripe_sample_restart(&sc->member[i]);
+	mutex_unlock(&sc->health_lock);
+	queue_delayed_work(system_percpu_wq, &sc->health_work,
+			   msecs_to_jiffies(READ_ONCE(sc->thr.window_ms)));
+}
+
+static void ssdstripe_status(struct dm_target *ti, status_type_t type,
+			     unsigned int status_flags, char *result,
+			     unsigned int maxlen)
+{
+	struct ssdstripe_c *sc = ti->private;
+	const struct ssdstripe_tunable *tu;
+	unsigned int sz = 0, nfeat = 0, letters_sz, seq;
+	enum ssdstripe_state st, worst;
+	struct ssdstripe_member *m;
+	unsigned int i, v;
+
+	switch (type) {
+	case STATUSTYPE_INFO:
+		DMEMIT("%u ", sc->geom.members);
+		for (i = 0; i < sc->geom.members; i++)
+			DMEMIT("%s ", sc->member[i].dev->name);
+		DMEMIT("1 ");
+		/* The letters of one snapshot, and the array state they give. */
+		letters_sz = sz;
+		do {
+			seq = read_seqcount_begin(&sc->state_seq);
+			sz = letters_sz;
+			worst = SSDSTRIPE_OK;
+			for (i = 0; i < sc->geom.members; i++) {
+				st = READ_ONCE(sc->member[i].state);
+				worst = max(worst, st);
+				DMEMIT("%c", ssdstripe_state_letter[st]);
+			}
+		} while (read_seqcount_retry(&sc->state_seq, seq));
+		DMEMIT(" %s 5", ssdstripe_array_state_name[worst]);
+		for (i = 0; i < sc->geom.members; i++) {
+			m = &sc->member[i];
+			DMEMIT(" %llu %llu %llu %u %u",
+			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_READ]),
+			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_WRITE]),
+			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_DISCARD]),
+			       atomic_read(&m->error_count),
+			       READ_ONCE(m->latency_us));
+		}
+		break;
+
+	case STATUSTYPE_TABLE:
+		DMEMIT("%u %u", sc->geom.members, sc->geom.chunk);
+		for (i = 0; i < sc->geom.members; i++)
+			DMEMIT(" %s %llu", sc->member[i].dev->name,
+			       (unsigned long long)sc->member[i].offset);
+
+		nfeat = !sc->discard_passdown + !sc->stats;
+		for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++) {
+			tu = &ssdstripe_tunables[i];
+			if (READ_ONCE(*ssdstripe_tunable_ptr(&sc->thr, tu)) != tu->def)
+				nfeat += 2;
+		}
+		if (!nfeat)
+			break;
+		DMEMIT(" %u", nfeat);
+		if (!sc->discard_passdown)
+			DMEMIT(" no_discard_passdown");
+		if (!sc->stats)
+			DMEMIT(" no_stats");
+		for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++) {
+			tu = &ssdstripe_tunables[i];
+			v = READ_ONCE(*ssdstripe_tunable_ptr(&sc->thr, tu));
+			if (v != tu->def)
+				DMEMIT(" %s %u", tu->name, v);
+		}
+		break;
+
+	case STATUSTYPE_IMA:
+		DMEMIT_TARGET_NAME_VERSION(ti->type);
+		DMEMIT(",members=%u,chunk_size=%u,discard_passdown=%c",
+		       sc->geom.members, sc->geom.chunk,
+		       sc->discard_passdown ? 'y' : 'n');
+		letters_sz = sz;
+		do {
+			seq = read_seqcount_begin(&sc->state_seq);
+			sz = letters_sz;
+			for (i = 0; i < sc->geom.members; i++) {
+				st = READ_ONCE(sc->member[i].state);
+				DMEMIT(",member_%u_device_name=%s", i,
+				       sc->member[i].dev->name);
+				DMEMIT(",member_%u_physical_start=%llu", i,
+				       (unsigned long long)sc->member[i].offset);
+				DMEMIT(",member_%u_status=%c", i,
+				       ssdstripe_state_letter[st]);
+			}
+		} while (read_seqcount_retry(&sc->state_seq, seq));
+		DMEMIT(";");
+		break;
+	}
+}
+
+/*
+ * Messages:
+ *	reset_stats			zero the counters shown in sysfs
+ *	clear_errors			forget errors: members not gone are ok
+ *	<health threshold> <value>	change a threshold (see the ctr)
+ */
+static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
+			     char **argv, char *result, unsigned int maxlen)
+{
+	struct ssdstripe_c *sc = ti->private;
+	const struct ssdstripe_tunable *tu;
+
+	if (argc == 1 && !strcasecmp(argv[0], "reset_stats")) {
+		ssdstripe_reset_stats(sc);
+		return 0;
+	}
+
+	if (argc == 1 && !strcasecmp(argv[0], "clear_errors")) {
+		ssdstripe_clear_errors(sc);
+		return 0;
+	}
+
+	if (argc == 2) {
+		tu = ssdstripe_find_tunable(argv[0]);
+		if (tu) {
+			if (!ssdstripe_set_tunable(&sc->thr, tu, argv[1]))
+				return 0;
+			DMERR("%s: %s", dm_table_device_name(ti->table),
+			      tu->error);
+			return -EINVAL;
+		}
+	}
+
+	DMERR("%s: Unrecognised message", dm_table_device_name(ti->table));
+	return -EINVAL;
+}
+
+static int ssdstripe_iterate_devices(struct dm_target *ti,
+				     iterate_devices_callout_fn fn, void *data)
+{
+	struct ssdstripe_c *sc = ti->private;
+	unsigned int i;
+	int r = 0;
+
+	for (i = 0; i < sc->geom.members && !r; i++)
+		r = fn(ti, sc->member[i].dev, sc->member[i].offset, sc->width,
+		       data);
+
+	return r;
+}
+
+static void ssdstripe_io_hints(struct dm_target *ti,
+			       struct queue_limits *limits)
+{
+	struct ssdstripe_c *sc = ti->private;
+	const struct ssdstripe_geom *g = &sc->geom;
+	unsigned int io_min, io_opt, wz;
+
+	limits->chunk_sectors = g->chunk;
+
+	if (!check_shl_overflow(g->chunk, SECTOR_SHIFT, &io_min) &&
+	    !check_mul_overflow(io_min, g->members, &io_opt)) {
+		limits->io_min = io_min;
+		limits->io_opt = io_opt;
+	}
+
+	/*
+	 * @limits holds the smallest member limits here.  dm-stripe passes
+	 * them on unchanged, so a large discard is split into pieces that
+	 * each give every member only 1/N of what it accepts.
+	 */
+	wz = ssdstripe_scaled_limit(g, limits->max_write_zeroes_sectors);
+	ssdstripe_set_write_zeroes_limit(limits, wz);
+	limits->max_secure_erase_sectors =
+		ssdstripe_scaled_limit(g, limits->max_secure_erase_sectors);
+
+	if (!sc->discard_passdown) {
+		limits->max_discard_sectors = 0;
+		limits->max_hw_discard_sectors = 0;
+		limits->discard_granularity = 0;
+		return;
+	}
+
+	limits->max_hw_discard_sectors =
+		ssdstripe_scaled_limit(g, limits->max_hw_discard_sectors);
+	limits->max_discard_sectors =
+		ssdstripe_scaled_limit(g, limits->max_discard_sectors);
+}
+
+static struct target_type ssdstripe_target = {
+	.name		 = "ssdstripe",
+	.version	 = {1, 2, 0},
+	.features	 = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
+	.module		 = THIS_MODULE,
+	.ctr		 = ssdstripe_ctr,
+	.dtr		 = ssdstripe_dtr,
+	.map		 = ssdstripe_map,
+	.end_io		 = ssdstripe_end_io,
+	.postsuspend	 = ssdstripe_postsuspend,
+	.resume		 = ssdstripe_resume,
+	.status		 = ssdstripe_status,
+	.message	 = ssdstripe_message,
+	.iterate_devices = ssdstripe_iterate_devices,
+	.io_hints	 = ssdstripe_io_hints,
+};
+module_dm(ssdstripe);
+
+MODULE_DESCRIPTION(DM_NAME " RAID-0 striping for SSDs with discard pass-through and member health");
+MODULE_AUTHOR("The dm-ssdstripe authors");
+MODULE_LICENSE("GPL");
