@@ -332,24 +332,19 @@ static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
 }
 
 /*
- * The member states as one snapshot, in @states (may be NULL); returns the
- * array state they imply.  Takes no lock: the writers hold health_lock.
+ * The array state implied by the member states of one snapshot.  Takes no
+ * lock: the writers hold health_lock.
  */
-enum ssdstripe_state ssdstripe_read_states(struct ssdstripe_c *sc,
-					   enum ssdstripe_state *states)
+enum ssdstripe_state ssdstripe_array_state_now(struct ssdstripe_c *sc)
 {
-	enum ssdstripe_state st, worst;
+	enum ssdstripe_state worst;
 	unsigned int seq, i;
 
 	do {
 		seq = read_seqcount_begin(&sc->state_seq);
 		worst = SSDSTRIPE_OK;
-		for (i = 0; i < sc->geom.members; i++) {
-			st = READ_ONCE(sc->member[i].state);
-			if (states)
-				states[i] = st;
-			worst = max(worst, st);
-		}
+		for (i = 0; i < sc->geom.members; i++)
+			worst = max(worst, READ_ONCE(sc->member[i].state));
 	} while (read_seqcount_retry(&sc->state_seq, seq));
 
 	return worst;

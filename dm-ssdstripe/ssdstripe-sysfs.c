@@ -156,7 +156,7 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 		return sysfs_emit(buf, "%u\n", sc->geom.members);
 	case SSDSTRIPE_A_ARRAY_STATE:
 		return sysfs_emit(buf, "%s\n",
-				  ssdstripe_array_state_name[ssdstripe_read_states(sc, NULL)]);
+				  ssdstripe_array_state_name[ssdstripe_array_state_now(sc)]);
 	case SSDSTRIPE_A_STATE:
 		return sysfs_emit(buf, "%s\n",
 				  ssdstripe_state_name[READ_ONCE(m->state)]);

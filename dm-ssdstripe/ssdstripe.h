@@ -248,8 +248,7 @@ u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset);
 
 /* Health and events (ssdstripe-health.c) */
 void ssdstripe_trigger_event(struct work_struct *work);
-enum ssdstripe_state ssdstripe_read_states(struct ssdstripe_c *sc,
-					   enum ssdstripe_state *states);
+enum ssdstripe_state ssdstripe_array_state_now(struct ssdstripe_c *sc);
 void __ssdstripe_sample_restart(struct ssdstripe_member *m);
 void ssdstripe_health_work(struct work_struct *work);
 void ssdstripe_clear_errors(struct ssdstripe_c *sc);
