@@ -854,14 +854,25 @@ static int ssdstripe_iterate_devices(struct dm_target *ti,
 	return r;
 }
 
-static void ssdstripe_io_hints(struct dm_target *ti,
-			       struct queue_limits *limits)
+/*
+ * The array's limits from @limits, which holds the smallest member limits
+ * when called.
+ */
+VISIBLE_IF_KUNIT void
+ssdstripe_stack_limits(const struct ssdstripe_geom *g, bool discard_passdown,
+		       struct queue_limits *limits)
 {
-	struct ssdstripe_c *sc = ti->private;
-	const struct ssdstripe_geom *g = &sc->geom;
 	unsigned int io_min, io_opt, wz;
 
-	limits->chunk_sectors = g->chunk;
+	/*
+	 * No chunk_sectors, unlike dm-stripe: reads and writes are already
+	 * cut at chunk ends by max_io_len, and on 6.12 bio_split_to_limits()
+	 * would cut every write-zeroes at each chunk_sectors boundary before
+	 * map_range() sees it, one bio per chunk instead of one per member.
+	 * A member's own chunk_sectors means nothing in the array's address
+	 * space either, so none is passed up.
+	 */
+	limits->chunk_sectors = 0;
 
 	if (!check_shl_overflow(g->chunk, SECTOR_SHIFT, &io_min) &&
 	    !check_mul_overflow(io_min, g->members, &io_opt)) {
@@ -870,16 +881,16 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 	}
 
 	/*
-	 * @limits holds the smallest member limits here.  dm-stripe passes
-	 * them on unchanged, so a large discard is split into pieces that
-	 * each give every member only 1/N of what it accepts.
+	 * dm-stripe passes the member limits on unchanged, so a large discard
+	 * is split into pieces that each give every member only 1/N of what
+	 * it accepts.
 	 */
 	wz = ssdstripe_scaled_limit(g, limits->max_write_zeroes_sectors);
 	ssdstripe_set_write_zeroes_limit(limits, wz);
 	limits->max_secure_erase_sectors =
 		ssdstripe_scaled_limit(g, limits->max_secure_erase_sectors);
 
-	if (!sc->discard_passdown) {
+	if (!discard_passdown) {
 		limits->max_discard_sectors = 0;
 		limits->max_hw_discard_sectors = 0;
 		limits->discard_granularity = 0;
@@ -891,10 +902,19 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 	limits->max_discard_sectors =
 		ssdstripe_scaled_limit(g, limits->max_discard_sectors);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_stack_limits);
+
+static void ssdstripe_io_hints(struct dm_target *ti,
+			       struct queue_limits *limits)
+{
+	struct ssdstripe_c *sc = ti->private;
+
+	ssdstripe_stack_limits(&sc->geom, sc->discard_passdown, limits);
+}
 
 static struct target_type ssdstripe_target = {
 	.name		 = "ssdstripe",
-	.version	 = {1, 2, 0},
+	.version	 = {1, 2, 1},
 	.features	 = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = ssdstripe_ctr,

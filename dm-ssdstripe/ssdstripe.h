@@ -272,6 +272,8 @@ void ssdstripe_health_update(const struct ssdstripe_thresholds *t,
 void ssdstripe_health_clear(struct ssdstripe_health *h, bool gone);
 enum ssdstripe_state ssdstripe_array_state(const struct ssdstripe_health *h,
 					   unsigned int n);
+void ssdstripe_stack_limits(const struct ssdstripe_geom *g,
+			    bool discard_passdown, struct queue_limits *limits);
 #endif
 
 #endif /* DM_SSDSTRIPE_H */

@@ -288,6 +288,59 @@ static void ssdstripe_limit_test(struct kunit *test)
 	}
 }
 
+/*
+ * io_hints as a whole: from member limits as dm stacks them (a member with
+ * its own chunk_sectors, 1 MiB discards, 512 KiB write-zeroes), the array
+ * advertises no chunk_sectors, the geometry in io_min/io_opt, and N times
+ * the member maxima in whole chunks; without passdown, no discard at all.
+ */
+static void ssdstripe_stack_limits_test(struct kunit *test)
+{
+	struct ssdstripe_geom g;
+	struct queue_limits lim;
+	bool passdown;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		passdown = i;
+		memset(&lim, 0, sizeof(lim));
+		lim.chunk_sectors = 256;
+		lim.max_discard_sectors = 2048;
+		lim.max_hw_discard_sectors = 2048;
+		lim.discard_granularity = 4096;
+		lim.max_write_zeroes_sectors = 1024;
+		lim.max_secure_erase_sectors = 0;
+		ssdstripe_geom_init(&g, 3, 24);
+		ssdstripe_stack_limits(&g, passdown, &lim);
+
+		KUNIT_EXPECT_EQ(test, lim.chunk_sectors, 0U);
+		KUNIT_EXPECT_EQ(test, lim.io_min, 24U * 512);
+		KUNIT_EXPECT_EQ(test, lim.io_opt, 3U * 24 * 512);
+		/* 1024 - 1024 % 24 = 1008 sectors a member */
+		KUNIT_EXPECT_EQ(test, lim.max_write_zeroes_sectors, 3U * 1008);
+		/* a limit a member does not have stays off */
+		KUNIT_EXPECT_EQ(test, lim.max_secure_erase_sectors, 0U);
+		if (!passdown) {
+			KUNIT_EXPECT_EQ(test, lim.max_discard_sectors, 0U);
+			KUNIT_EXPECT_EQ(test, lim.max_hw_discard_sectors, 0U);
+			KUNIT_EXPECT_EQ(test, lim.discard_granularity, 0U);
+			continue;
+		}
+		/* 2048 - 2048 % 24 = 2040 sectors a member */
+		KUNIT_EXPECT_EQ(test, lim.max_discard_sectors, 3U * 2040);
+		KUNIT_EXPECT_EQ(test, lim.max_hw_discard_sectors, 3U * 2040);
+		KUNIT_EXPECT_EQ(test, lim.discard_granularity, 4096U);
+	}
+
+	/* A chunk so large that io_min overflows leaves io_min/io_opt alone. */
+	memset(&lim, 0, sizeof(lim));
+	lim.io_min = 4096;
+	ssdstripe_geom_init(&g, 2, 1U << 23);
+	ssdstripe_stack_limits(&g, true, &lim);
+	KUNIT_EXPECT_EQ(test, lim.io_min, 4096U);
+	KUNIT_EXPECT_EQ(test, lim.io_opt, 0U);
+}
+
 /* --- table parsing ----------------------------------------------------- */
 
 struct ssdstripe_args_case {
@@ -1216,6 +1269,7 @@ static struct kunit_suite ssdstripe_geometry_suite = {
 static struct kunit_case ssdstripe_discard_test_cases[] = {
 	KUNIT_CASE_PARAM(ssdstripe_range_test, ssdstripe_range_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_limit_test, ssdstripe_limit_gen_params),
+	KUNIT_CASE(ssdstripe_stack_limits_test),
 	{}
 };
 
