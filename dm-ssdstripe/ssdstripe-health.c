@@ -15,6 +15,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
+#include <linux/sched/mm.h>
 #include <linux/seqlock.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -313,6 +314,7 @@ static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
 {
 	struct kobject *kobj = &disk_to_dev(dm_disk(sc->md))->kobj;
 	char env_member[32], env_dev[48], env_state[32], env_array[32];
+	unsigned int noio;
 	char *envp[5];
 
 	envp[0] = env_member;
@@ -328,7 +330,15 @@ static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
 		 ssdstripe_state_name[sc->member[member].state]);
 	snprintf(env_array, sizeof(env_array), "SSDSTRIPE_ARRAY_STATE=%s",
 		 ssdstripe_array_state_name[array]);
+	/*
+	 * The uevent allocates with GFP_KERNEL.  Reclaim must not write to
+	 * this array from here: postsuspend waits for the health work, and
+	 * clear_errors may come while the array is suspended, with
+	 * health_lock held that resume needs.
+	 */
+	noio = memalloc_noio_save();
 	kobject_uevent_env(kobj, KOBJ_CHANGE, envp);
+	memalloc_noio_restore(noio);
 }
 
 /*
