@@ -91,6 +91,7 @@ DOCDIR ?= $(DATADIR)/doc/dm-ssdstripe
 INITRAMFSDIR ?= $(DATADIR)/initramfs-tools
 DRACUTDIR ?= $(LIBDIR)/dracut/modules.d/90ssdstripe
 UNITDIR ?= $(LIBDIR)/systemd/system
+UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
 # kernel release of KDIR (its headers know it); lib/modules/<KVER>/updates
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
@@ -123,6 +124,8 @@ install-tools:
 		$(DESTDIR)$(DRACUTDIR)/ssdstripe-assemble.sh
 	install -D -m 0644 scripts/systemd/ssdstripe-assemble.service \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
+	install -D -m 0644 scripts/udev/56-ssdstripe.rules \
+		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules
 	install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(DOCDIR)/ssdstripe.conf.example
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	# never overwrite an administrator's configuration
@@ -133,7 +136,8 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
-		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
+		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service \
+		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules
 	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR)
 	# the configuration goes only if nobody changed it
 	if cmp -s scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; then \

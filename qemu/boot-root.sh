@@ -178,7 +178,8 @@ make_tree() {
 
 t0=$(date +%s)
 itools_root=$work/tree-itools dracut_root=$work/tree-dracut
-make_tree itools "$common,initramfs-tools,busybox" || die "initramfs-tools tree"
+# lvm2: its udev rules are what a health uevent must not set off (udev_check)
+make_tree itools "$common,initramfs-tools,busybox,lvm2" || die "initramfs-tools tree"
 make_tree dracut "$common,dracut-core" || die "dracut tree"
 log "trees ready ($(($(date +%s) - t0))s)"
 
@@ -219,7 +220,7 @@ in_tree "$r" systemctl enable ssdstripe-assemble.service ssdstripe-boot-report.s
 in_tree "$r" systemctl mask getty@tty1.service serial-getty@ttyS0.service \
 	console-getty.service systemd-firstboot.service systemd-timesyncd.service \
 	apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service \
-	fstrim.timer >>"$work/enable.log" 2>&1 || true
+	fstrim.timer lvm2-monitor.service lvm2-lvmpolld.socket >>"$work/enable.log" 2>&1 || true
 in_tree "$r" systemctl set-default multi-user.target >>"$work/enable.log" 2>&1
 
 # ---- initramfs images ---------------------------------------------------
@@ -379,8 +380,35 @@ boot() {
 		sed -n '/^SSDSTRIPE-BOOT-ROOT/,/^SSDSTRIPE-BOOT-DONE/p' "$c" | grep -v $'^\e\\|^\[.*OK' || true
 	} >"$work/transcript-$name.txt"
 }
+# udev_check: what the initramfs-tools boot's report (boot-root-report,
+# udev_health) saw real udev do with two health uevents of an array holding
+# ext4, then an LVM PV: both marked DM_NOSCAN by 56-ssdstripe.rules, no
+# blkid probe (no read beyond the failing one), the by-uuid link and the
+# udev database's file system kept, dm events still raised, no pvscan.
+# ul KEY: the first SSDSTRIPE-BOOT-UDEV-KEY line of the udev boot's console
+ul() { sed -n "s/^SSDSTRIPE-BOOT-UDEV-$1: //p" "$work/console-boot-initramfs-tools.log.clean" | head -n 1; }
+udev_check() {
+	local c=$work/console-boot-initramfs-tools.log.clean why='' t0 ev
+	t0=$(date +%s)
+	ev=$(sed -n 's/^SSDSTRIPE-BOOT-UDEV-EVENT: //p' "$c" | tr '\n' ',')
+	if ! grep -q '^SSDSTRIPE-BOOT-UDEV-DONE' "$c"; then why="no udev report"
+	elif grep -q '^SSDSTRIPE-BOOT-UDEV-NOTE' "$c"; then why=$(ul NOTE)
+	elif ! ul BEFORE | grep -q 'uuid=..* link=yes$'; then why="no by-uuid link after mkfs: $(ul BEFORE)"
+	elif ! ul FS | grep -qE '^state=erroring reads=[01] link=yes fstype=ext4$'; then why="ext4: $(ul FS)"
+	elif ! ul LVM | grep -qE '^state=optimal reads=0 fstype=LVM2_member pvscan=0$'; then why="LVM: $(ul LVM)"
+	elif [ "$ev" != "erroring noscan=1,optimal noscan=1," ]; then why="uevents: ${ev:-none}"
+	elif ! [ "$(ul DMEVENTS)" -ge 2 ] 2>/dev/null; then why="dm events: $(ul DMEVENTS)"
+	fi
+	if [ -n "$why" ]; then
+		result udev-health FAIL "$why" $(($(date +%s) - t0))
+	else
+		result udev-health PASS "2 health uevents: DM_NOSCAN, no probe, links and LVM untouched" \
+			$(($(date +%s) - t0))
+	fi
+}
 if [ -z "$only" ] || [ "$only" = initramfs-tools ]; then
-	boot initramfs-tools "$initrd_itools" "" unit data1 root2 data0 root0 root1
+	boot initramfs-tools "$initrd_itools" "ssdstripe.test-udev" unit data1 root2 data0 root0 root1
+	udev_check
 fi
 if want dracut; then
 	boot dracut "$initrd_dracut" "ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff" \
