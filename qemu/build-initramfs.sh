@@ -81,7 +81,7 @@ bins="
 /usr/sbin/dmsetup
 /usr/sbin/blkdiscard /usr/sbin/fstrim /usr/bin/lsblk /usr/sbin/blockdev
 /usr/sbin/losetup /usr/sbin/wipefs
-/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/sbin/dumpe2fs /usr/sbin/tune2fs
+/usr/sbin/mke2fs /usr/sbin/e2fsck /usr/sbin/dumpe2fs /usr/sbin/tune2fs /usr/sbin/debugfs
 /usr/sbin/mkfs.xfs /usr/sbin/xfs_repair /usr/sbin/xfs_io /usr/sbin/xfs_db
 /usr/bin/fio /usr/sbin/mdadm /usr/bin/kmod
 /usr/sbin/blktrace /usr/bin/blkparse

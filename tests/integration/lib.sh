@@ -441,3 +441,22 @@ all_quiet() {
 		_k=$((_k + 1))
 	done
 }
+# dm_events NAME: the array's dm event counter (what "dmsetup wait" waits on)
+dm_events() { dmsetup info -c --noheadings -o events "$1" | tr -d ' '; }
+# no_alarm NAME MARK EVENTS0 WHAT: the no-false-alarm verdict after a
+# workload on array NAME (kmsg_mark MARK and dm_events EVENTS0 taken before
+# it): every member ok with 0 errors, the array optimal, no health log line
+# and no dm event since.  WHAT names the workload in the reasons.
+no_alarm() {
+	_top=/sys/block/$(dm_sysname "$1")/ssdstripe
+	log "$4: states $(cat "$_top"/members/*/state | tr '\n' ' ')array $(cat "$_top/state");" \
+		"errors $(cat "$_top"/members/*/errors | tr '\n' ' ')retries $(cat "$_top"/members/*/retries | tr '\n' ' ')"
+	for _m in "$_top"/members/*; do
+		[ "$(cat "$_m/state")" = ok ] || fail "$4: member ${_m##*/} is $(cat "$_m/state")"
+		[ "$(cat "$_m/errors")" = 0 ] || fail "$4: member ${_m##*/} counted $(cat "$_m/errors") errors"
+	done
+	[ "$(cat "$_top/state")" = optimal ] || fail "$4: array is $(cat "$_top/state")"
+	_l=$(dmesg_since "$2" | grep -E 'I/O error on member|member [0-9]+ \(.*\) .* -> ' | head -n 1)
+	[ -z "$_l" ] || fail "$4: logged: $_l"
+	[ "$(dm_events "$1")" = "$3" ] || fail "$4: $(($(dm_events "$1") - $3)) dm events raised on a healthy array"
+}
