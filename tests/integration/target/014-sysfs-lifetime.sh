@@ -2,7 +2,9 @@
 # /sys/block/dm-N/ssdstripe: every ABI file present and read-only, member
 # links right, swapped on reload + resume (not on reload alone), kept over
 # suspend/resume, gone with a non-ssdstripe table and on remove; the module
-# unloads afterwards.
+# unloads afterwards, also in a create / read sysfs / remove / rmmod loop
+# (on the debug kernel, CONFIG_DEBUG_KOBJECT_RELEASE delays every kobject
+# release: unloading must wait for them, or the console shows it).
 . /tests/integration/lib.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
@@ -61,4 +63,15 @@ rm_array hs
 left=$(find /sys/devices -name ssdstripe -type d 2>/dev/null)
 [ -z "$left" ] || fail "left behind: $left"
 must rmmod dm_ssdstripe
-pass
+
+n=0
+while [ $n -lt 5 ]; do
+	must modprobe dm-ssdstripe
+	mk_array hs "$(stripe_table ssdstripe 49152 128 "$d0" 2048 "$d1" 2048 "$d2" 2048)"
+	top=/sys/block/$(dm_sysname hs)/ssdstripe
+	cat "$top/state" "$top/members/1/state" >/dev/null || fail "round $n: sysfs unreadable"
+	rm_array hs
+	must rmmod dm_ssdstripe
+	n=$((n + 1))
+done
+pass "sysfs lifetime right; $n create/remove/rmmod rounds"
