@@ -360,17 +360,22 @@ enum ssdstripe_state ssdstripe_array_state_now(struct ssdstripe_c *sc)
 	return worst;
 }
 
+static void ssdstripe_totals_now(struct ssdstripe_member *m,
+				 struct ssdstripe_totals *t)
+{
+	t->ok = SSDSTRIPE_SUM(m, ok);
+	t->failed = SSDSTRIPE_SUM(m, failed);
+	t->rw_done = SSDSTRIPE_SUM(m, rw_done);
+	t->rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+}
+
 static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 				  struct ssdstripe_member *m,
 				  struct ssdstripe_sample *s)
 {
-	struct ssdstripe_stats now;
+	struct ssdstripe_totals now;
 
-	now.ok = SSDSTRIPE_SUM(m, ok);
-	now.failed = SSDSTRIPE_SUM(m, failed);
-	now.rw_done = SSDSTRIPE_SUM(m, rw_done);
-	now.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
-
+	ssdstripe_totals_now(m, &now);
 	s->errors = now.failed - m->last.failed;
 	s->ok = now.ok - m->last.ok;
 	/*
@@ -392,10 +397,7 @@ static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 /* Restart the health monitor's deltas from the counters as they are now. */
 void __ssdstripe_sample_restart(struct ssdstripe_member *m)
 {
-	m->last.ok = SSDSTRIPE_SUM(m, ok);
-	m->last.failed = SSDSTRIPE_SUM(m, failed);
-	m->last.rw_done = SSDSTRIPE_SUM(m, rw_done);
-	m->last.rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+	ssdstripe_totals_now(m, &m->last);
 }
 
 /*

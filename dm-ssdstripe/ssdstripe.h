@@ -127,6 +127,14 @@ struct ssdstripe_stats {
 	s64 inflight;
 };
 
+/* The never-reset counters of one member, summed over the CPUs. */
+struct ssdstripe_totals {
+	u64 ok;
+	u64 failed;
+	u64 rw_done;
+	u64 rw_lat_ns;
+};
+
 /* What the health monitor saw of one member in one window. */
 struct ssdstripe_sample {
 	u64 ok;			/* successful reads and writes */
@@ -172,7 +180,7 @@ struct ssdstripe_member {
 	enum ssdstripe_state state;
 	/* Guarded by ssdstripe_c.health_lock. */
 	struct ssdstripe_health health;
-	struct ssdstripe_stats last;	/* totals at the previous window */
+	struct ssdstripe_totals last;	/* totals at the previous window */
 	unsigned int latency_us;	/* mean of the last window, for sysfs */
 };
 
