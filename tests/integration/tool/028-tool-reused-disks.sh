@@ -10,8 +10,10 @@
 # device in use and one without a label (unless --force).  create --force
 # over a partitioned disk wipes the labels inside its partitions and makes
 # the kernel drop them, so --scan finds no stale array; two partitions of
-# one drive are refused as members.  A member whose label was lost comes
-# back, data intact, by create --force in the same order and chunk.
+# one drive are refused as members.  A member whose label was lost is named
+# by assemble and table as a device that could be it, and create
+# --assume-clean writes that one label back (same uuids, data intact),
+# refusing a wrong order, chunk or member count without writing.
 . /tests/integration/lib.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
@@ -95,12 +97,33 @@ must ssdstripe examine "$s2"
 must ssdstripe wipe "$s2"
 ssdstripe list 2>&1 | grep -q mix && fail "mix still listed: $(ssdstripe list 2>&1)"
 
-# ---- recovery: a lost label, re-created in the same order and chunk -----
+# ---- recovery: a lost label written back by create --assume-clean ------
+label0=$(dd if="$s0" bs=4096 skip=1 count=1 2>/dev/null | md5sum)
+uuid0=$(ssdstripe examine "$s0" | sed -n 's/^  array_uuid=//p')
 must ssdstripe wipe "$s1"
-refused 3 "array keep: member 1 .*not found" ssdstripe assemble --timeout 0 keep
-must ssdstripe create --force --name keep "$s0" "$s1"
+n1=${s1#/dev/}
+refused 3 "array keep: devices without a label that could be member 1:.* $n1.*create --assume-clean" \
+	ssdstripe assemble --timeout 0 keep
+refused 3 "array keep: devices without a label that could be member 1:.* $n1" ssdstripe table keep
+w0=$(writes_done "$s0" "$s1")
+refused 3 "$s0 is member 0 of array keep, but given as member 1 \(wrong order\)" \
+	ssdstripe create --assume-clean --name keep "$s1" "$s0"
+refused 3 "array keep has a chunk of 64.0 KiB .*not 128.0 KiB" \
+	ssdstripe create --assume-clean --name keep --chunk 128K "$s0" "$s1"
+refused 3 "array keep has 2 members .* 3 devices given" \
+	ssdstripe create --assume-clean --name keep "$s0" "$s1" "$s2"
+refused 3 "$s0 is member 0 of array keep, not of zz" ssdstripe create --assume-clean --name zz "$s0" "$s1"
+[ "$(writes_done "$s0" "$s1")" = "$w0" ] || fail "a refused create --assume-clean wrote"
+out=$(ssdstripe create --assume-clean --name keep "$s0" "$s1" 2>&1) || fail "create --assume-clean: $out"
+echo "$out" | grep -q "member 1: wrote the label of array keep back to $n1 (nothing else)" ||
+	fail "create --assume-clean said: $out"
+echo "$out" | grep -q "member 0: wrote" && fail "create --assume-clean rewrote member 0's label: $out"
+[ "$(dd if="$s0" bs=4096 skip=1 count=1 2>/dev/null | md5sum)" = "$label0" ] ||
+	fail "create --assume-clean changed the label member 0 kept"
+[ "$(ssdstripe examine "$s1" | sed -n 's/^  array_uuid=//p')" = "$uuid0" ] ||
+	fail "member 1's label is not of the same array (uuid $uuid0)"
 [ "$(dd if=/dev/mapper/keep bs=1M count=4 2>/dev/null | md5sum)" = "$(md5sum <"$pat")" ] ||
-	fail "data lost by re-running create --force in the same order and chunk"
+	fail "data lost by create --assume-clean"
 must ssdstripe stop keep
 rm_slices
 
