@@ -19,7 +19,7 @@
 #                       from Documentation/*.rst (rst2man) into build/man/
 #   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool,
 #                       initramfs-tools hook, dracut module, systemd unit, docs,
-#                       man pages;
+#                       man pages, bash completion;
 #                       DESTDIR and PREFIX (default /usr) are respected
 #   make install-tools  the same without the module (with DKMS, see dkms.conf)
 #   make uninstall
@@ -117,6 +117,7 @@ KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst
 # kbuild runs depmod only where it finds System.map (Debian's headers have
 # none); a DESTDIR without that kernel's modules.order is a staging tree
@@ -138,6 +139,7 @@ install-tools: man
 	install -D -m 0644 $(MANBUILD)/ssdstripe.8 $(DESTDIR)$(MANDIR)/man8/ssdstripe.8
 	install -D -m 0644 $(MANBUILD)/ssdstripe.conf.5 $(DESTDIR)$(MANDIR)/man5/ssdstripe.conf.5
 	install -D -m 0644 $(MANBUILD)/dm-ssdstripe.4 $(DESTDIR)$(MANDIR)/man4/dm-ssdstripe.4
+	install -D -m 0644 scripts/completion/ssdstripe $(DESTDIR)$(BASHCOMPDIR)/ssdstripe
 	install -D -m 0755 scripts/initramfs-tools/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe
 	install -D -m 0755 scripts/initramfs-tools/scripts/local-top/ssdstripe \
@@ -159,6 +161,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man8/ssdstripe.8 \
 		$(DESTDIR)$(MANDIR)/man5/ssdstripe.conf.5 \
 		$(DESTDIR)$(MANDIR)/man4/dm-ssdstripe.4 \
+		$(DESTDIR)$(BASHCOMPDIR)/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
