@@ -15,8 +15,11 @@
 #   make soak           10-minute soak on the debug kernel (SOAK_SECS)
 #   make debug-kernel   just build (or find) the debug kernel
 #   make check-boot     root file system on an array, booted by mkinitramfs and dracut
+#   make man            man pages ssdstripe(8), ssdstripe.conf(5), dm-ssdstripe(4)
+#                       from Documentation/*.rst (rst2man) into build/man/
 #   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool,
-#                       initramfs-tools hook, dracut module, systemd unit, docs;
+#                       initramfs-tools hook, dracut module, systemd unit, docs,
+#                       man pages, bash completion;
 #                       DESTDIR and PREFIX (default /usr) are respected
 #   make install-tools  the same without the module (with DKMS, see dkms.conf)
 #   make uninstall
@@ -28,7 +31,7 @@ KDIR ?= $(shell $(CURDIR)/scripts/find-kdir)
 comma := ,
 
 .PHONY: all module clean demo check lint kunit integration bench \
-	check-debug debug-kernel fuzz soak check-boot \
+	check-debug debug-kernel fuzz soak check-boot man \
 	install install-module install-tools uninstall
 
 FUZZ_KERNEL ?= 6.12
@@ -47,6 +50,24 @@ module:
 
 clean:
 	$(KMAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(MANBUILD)
+
+# ---- man pages -----------------------------------------------------------
+# Debian's docutils (python3-docutils); --strict: any docutils warning fails
+RST2MAN ?= rst2man
+MANBUILD = build/man
+MANPAGES = $(MANBUILD)/ssdstripe.8 $(MANBUILD)/ssdstripe.conf.5 $(MANBUILD)/dm-ssdstripe.4
+
+man: $(MANPAGES)
+
+$(MANBUILD)/ssdstripe.8: Documentation/ssdstripe.rst
+$(MANBUILD)/ssdstripe.conf.5: Documentation/ssdstripe.conf.rst
+$(MANBUILD)/dm-ssdstripe.4: Documentation/dm-ssdstripe.rst
+$(MANPAGES):
+	@$(CURDIR)/scripts/need-debs rst2man:python3-docutils
+	@mkdir -p $(@D)
+	$(RST2MAN) --strict $< $@.tmp
+	mv $@.tmp $@
 
 demo:
 	sh $(CURDIR)/qemu/demo.sh
@@ -96,6 +117,8 @@ UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst
 # kbuild runs depmod only where it finds System.map (Debian's headers have
 # none); a DESTDIR without that kernel's modules.order is a staging tree
@@ -112,8 +135,12 @@ install-module: module
 		$(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 	$(DEPMOD)
 
-install-tools:
+install-tools: man
 	install -D -m 0755 scripts/ssdstripe $(DESTDIR)$(SBINDIR)/ssdstripe
+	install -D -m 0644 $(MANBUILD)/ssdstripe.8 $(DESTDIR)$(MANDIR)/man8/ssdstripe.8
+	install -D -m 0644 $(MANBUILD)/ssdstripe.conf.5 $(DESTDIR)$(MANDIR)/man5/ssdstripe.conf.5
+	install -D -m 0644 $(MANBUILD)/dm-ssdstripe.4 $(DESTDIR)$(MANDIR)/man4/dm-ssdstripe.4
+	install -D -m 0644 scripts/completion/ssdstripe $(DESTDIR)$(BASHCOMPDIR)/ssdstripe
 	install -D -m 0755 scripts/initramfs-tools/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe
 	install -D -m 0755 scripts/initramfs-tools/scripts/local-top/ssdstripe \
@@ -134,6 +161,10 @@ install-tools:
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ssdstripe \
+		$(DESTDIR)$(MANDIR)/man8/ssdstripe.8 \
+		$(DESTDIR)$(MANDIR)/man5/ssdstripe.conf.5 \
+		$(DESTDIR)$(MANDIR)/man4/dm-ssdstripe.4 \
+		$(DESTDIR)$(BASHCOMPDIR)/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service \

@@ -3,9 +3,13 @@
 #
 # On the host (`make demo`, or `sh qemu/demo.sh [--kernel 6.1]`): boots a
 # Debian kernel in QEMU with 4 emulated NVMe SSDs and runs this same script
-# inside the guest, where it builds a RAID-0 array with dmsetup, puts ext4
-# on it, writes and deletes data, runs fstrim, and shows how much space TRIM
-# gave back on every SSD (measured on the host, on each SSD's image file).
+# inside the guest, where it does what an administrator would: makes a
+# RAID-0 array with `ssdstripe create` (showing the equivalent dmsetup
+# line beside it), looks at it with `ssdstripe detail`, puts ext4 on it,
+# writes and deletes data, runs fstrim, shows how much space TRIM gave back
+# on every SSD (measured on the host, on each SSD's image file), then
+# `ssdstripe status` and `ssdstripe stop`.  With the kernel's striped
+# target (--target striped) the tool does not apply and it uses dmsetup.
 if [ "${1:-}" != --guest ]; then
 	exec bash "$(dirname "$0")/run.sh" --demo "$@"
 fi
@@ -30,13 +34,36 @@ for d in $(disks); do
 done
 reset_disks
 
-chunk=128    # 64 KiB chunks
-per=$((256 * 2048))
-table="0 $((4 * per)) $TARGET 4 $chunk $(disk 0) 0 $(disk 1) 0 $(disk 2) 0 $(disk 3) 0"
+# shellcheck disable=SC2046 # the 4 disks are words
+set -- $(disks)
+# run CMD...: show it as typed at a root prompt, then its output
+run() {
+	say "   # $*"
+	"$@" 2>&1 | sed 's/^/DEMO     /'
+}
 say ""
-say "1. Create the array (one dmsetup line, same grammar as dm-stripe):"
-say "   dmsetup create demo --table \"$table\""
-dmsetup create demo --table "$table" || { say "dmsetup create failed"; exit 1; }
+if [ "$TARGET" = ssdstripe ]; then
+	say "1. Create the array with the ssdstripe tool: it checks that the SSDs hold"
+	say "   nothing, writes a small label to each (so 'ssdstripe assemble' finds"
+	say "   them again in any order) and activates /dev/mapper/demo:"
+	run ssdstripe create --name demo --chunk 64K "$@"
+	[ -b /dev/mapper/demo ] || { say "ssdstripe create failed"; exit 1; }
+	# the live table names members by major:minor; show their paths
+	t=$(ssdstripe table demo)
+	for d in "$@"; do t=$(echo "$t" | sed "s| $(mm "$d") | $d |"); done
+	say "   The same array by hand, without labels (the table dm-stripe takes):"
+	say "   # dmsetup create demo --table \"$t\""
+	say ""
+	say "   What the array is made of:"
+	run ssdstripe detail demo
+else
+	chunk=128    # 64 KiB chunks
+	per=$((256 * 2048))
+	table="0 $((4 * per)) $TARGET 4 $chunk $1 0 $2 0 $3 0 $4 0"
+	say "1. Create the array (one dmsetup line, same grammar as dm-stripe):"
+	say "   dmsetup create demo --table \"$table\""
+	dmsetup create demo --table "$table" || { say "dmsetup create failed"; exit 1; }
+fi
 say "   -> /dev/mapper/demo, $(($(sectors /dev/mapper/demo) / 2048)) MiB;" \
 	"it accepts discards up to $(($(cat "/sys/block/$(sysname /dev/mapper/demo)/queue/discard_max_bytes") / 1048576)) MiB in one request"
 
@@ -89,21 +116,17 @@ fio --name=demo --filename=/dev/mapper/demo --direct=1 --ioengine=libaio --iodep
 	--rw=write --bs=1m --size=256M --runtime=5 --time_based --output-format=terse \
 	--terse-version=3 2>/dev/null | awk -F';' '{printf "DEMO    1 MiB sequential write: %.1f MiB/s\n", $48 / 1024}'
 if [ "$TARGET" = ssdstripe ]; then
-	top=/sys/block/$(sysname /dev/mapper/demo)/ssdstripe
 	say ""
-	say "7. Per-SSD health and statistics: $top (array: $(cat "$top/state"))"
-	say "$(printf '  %-6s %-9s %-8s %10s %10s %12s %7s %11s' member device state reads writes \
-		'discard MiB' errors latency_us)"
-	for m in "$top"/members/*; do
-		say "$(printf '  %-6s %-9s %-8s %10s %10s %12s %7s %11s' "${m##*/}" \
-			"$(basename "$(readlink -f "$m/block")")" "$(cat "$m/state")" \
-			"$(cat "$m/read_ios")" "$(cat "$m/write_ios")" \
-			"$(($(cat "$m/discard_sectors") / 2048))" "$(cat "$m/errors")" \
-			"$(cat "$m/latency_us")")"
-	done
-	say "   dmsetup status demo:"
+	say "7. Per-SSD health and statistics (state, I/O, errors, latency, what TRIM reached):"
+	run ssdstripe status demo
+	say "   The same from the kernel: /sys/block/$(sysname /dev/mapper/demo)/ssdstripe/ (sysfs), and"
+	say "   # dmsetup status demo"
 	say "   $(dmsetup status demo)"
+	say ""
+	say "8. Stop the array (the labels stay; 'ssdstripe assemble demo' brings it back):"
+	run ssdstripe stop demo
+else
+	dmsetup remove demo
 fi
-dmsetup remove demo
 say ""
 say "Done."

@@ -1,9 +1,11 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
 # assemble --boot, what the initramfs scripts run: /etc/ssdstripe.conf
-# chooses the arrays (BOOT a), the kernel command line overrides it
-# (ssdstripe.assemble=b, =none, =all), and an absent member makes it wait
-# for the timeout, then report.  Calling it again is harmless.
+# chooses the arrays (BOOT a; two BOOT lines add up; no BOOT line or no
+# file means all; a # line is a comment), the kernel command line
+# overrides it (ssdstripe.assemble=b, =none, =all), and an absent member
+# makes it wait for TIMEOUT from the file or ssdstripe.timeout= from the
+# command line, then report.  Calling it again is harmless.
 . /tests/integration/lib.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
@@ -34,9 +36,30 @@ must ssdstripe assemble --boot
 [ "$(active)" = "a b " ] || fail "all gave: $(active)"
 must ssdstripe stop a b
 
-# a missing member: wait ssdstripe.timeout seconds, then refuse
+# the file alone again: BOOT lines add up, a comment is no BOOT line
+echo "console=ttyS0" >/tmp/cmdline
+printf 'BOOT a\n# BOOT none\nBOOT b\n' >"$SSDSTRIPE_CONF"
+must ssdstripe assemble --boot
+[ "$(active)" = "a b " ] || fail "BOOT a + BOOT b gave: $(active)"
+must ssdstripe stop a b
+printf '# BOOT a\nTIMEOUT 5\n' >"$SSDSTRIPE_CONF"
+must ssdstripe assemble --boot
+[ "$(active)" = "a b " ] || fail "no BOOT line gave: $(active)"
+must ssdstripe stop a b
+must env SSDSTRIPE_CONF=/tmp/no-such-file ssdstripe assemble --boot
+[ "$(active)" = "a b " ] || fail "no configuration file gave: $(active)"
+must ssdstripe stop a b
+
+# a missing member: wait TIMEOUT seconds, then refuse
 t=$(dmsetup table ssl1)
 must dmsetup remove ssl1
+printf 'BOOT a\nTIMEOUT 2\n' >"$SSDSTRIPE_CONF"
+t0=$(date +%s)
+refused 3 "array a: member 1 .*not found" ssdstripe assemble --boot
+el=$(($(date +%s) - t0))
+if [ "$el" -lt 2 ] || [ "$el" -gt 6 ]; then fail "waited ${el}s with TIMEOUT 2 in the file"; fi
+# ssdstripe.timeout= on the command line wins over the file's TIMEOUT
+printf 'BOOT a\nTIMEOUT 30\n' >"$SSDSTRIPE_CONF"
 echo "ssdstripe.assemble=a ssdstripe.timeout=2" >/tmp/cmdline
 t0=$(date +%s)
 refused 3 "array a: member 1 .*not found" ssdstripe assemble --boot

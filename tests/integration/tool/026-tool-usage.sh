@@ -2,7 +2,7 @@
 # Every command has --help (exit 0, a usage line), as has help itself; bad
 # usage exits 2 with a pointer to --help; unknown commands are refused.
 . /tests/integration/lib.sh
-for c in create assemble stop wipe list table status clear monitor examine; do
+for c in create assemble stop wipe list table status detail clear monitor examine; do
 	out=$(ssdstripe "$c" --help) || fail "$c --help exited $?"
 	echo "$out" | grep -q "^usage: ssdstripe $c" || fail "$c --help: $out"
 	echo "$out" | grep -qi "exit\|SSDSTRIPE_EVENT\|columns" || fail "$c --help documents no exit codes: $out"
@@ -21,5 +21,6 @@ refused 2 "invalid timeout" ssdstripe assemble --timeout x r
 refused 2 "invalid interval" ssdstripe monitor --interval 0
 refused 2 "create needs at least one device" ssdstripe create --name x
 refused 2 "clear needs an array name" ssdstripe clear
+refused 2 "detail needs an array name" ssdstripe detail
 ssdstripe --version | grep -q "^ssdstripe [0-9]" || fail "--version"
 pass
