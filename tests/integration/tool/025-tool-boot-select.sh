@@ -36,9 +36,10 @@ must ssdstripe assemble --boot
 [ "$(active)" = "a b " ] || fail "all gave: $(active)"
 must ssdstripe stop a b
 
-# the file alone again: BOOT lines add up, a comment is no BOOT line
+# the file alone again: BOOT lines add up, a comment (also after the words)
+# is no BOOT line
 echo "console=ttyS0" >/tmp/cmdline
-printf 'BOOT a\n# BOOT none\nBOOT b\n' >"$SSDSTRIPE_CONF"
+printf 'BOOT a # the first\n# BOOT none\nBOOT b\n' >"$SSDSTRIPE_CONF"
 must ssdstripe assemble --boot
 [ "$(active)" = "a b " ] || fail "BOOT a + BOOT b gave: $(active)"
 must ssdstripe stop a b
