@@ -95,7 +95,8 @@ UNITDIR ?= $(LIBDIR)/systemd/system
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
-DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst
+DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst \
+	Documentation/ssdstripe.rst
 # kbuild runs depmod only where it finds System.map (Debian's headers have
 # none); a DESTDIR without that kernel's modules.order is a staging tree
 DEPMOD = if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
@@ -123,6 +124,8 @@ install-tools:
 		$(DESTDIR)$(DRACUTDIR)/ssdstripe-assemble.sh
 	install -D -m 0644 scripts/systemd/ssdstripe-assemble.service \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
+	install -D -m 0644 scripts/systemd/ssdstripe-monitor.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service
 	install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(DOCDIR)/ssdstripe.conf.example
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	# never overwrite an administrator's configuration
@@ -133,7 +136,8 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
-		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
+		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service
 	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR)
 	# the configuration goes only if nobody changed it
 	if cmp -s scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; then \
