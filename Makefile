@@ -119,7 +119,8 @@ INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 MANDIR ?= $(DATADIR)/man
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
-DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst
+DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst \
+	Documentation/ssdstripe.rst
 # kbuild runs depmod only where it finds System.map (Debian's headers have
 # none); a DESTDIR without that kernel's modules.order is a staging tree
 DEPMOD = if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
@@ -153,6 +154,8 @@ install-tools: man
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
 	install -D -m 0644 scripts/udev/56-ssdstripe.rules \
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules
+	install -D -m 0644 scripts/systemd/ssdstripe-monitor.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service
 	install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(DOCDIR)/ssdstripe.conf.example
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	# never overwrite an administrator's configuration
@@ -168,7 +171,8 @@ uninstall:
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service \
-		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules
+		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service
 	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR)
 	# the configuration goes only if nobody changed it
 	if cmp -s scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; then \

@@ -4,7 +4,8 @@
 # the hook runs once per member state change with the member, its device,
 # old and new state and an array state that agrees with the member states,
 # the healthy members fire nothing, and the Prometheus textfile says the
-# same.  monitor --once exits with the status code.
+# same.  The monitor polls only every 300 s here: it sees the change because
+# the kernel's dm event wakes it.  monitor --once exits with the status code.
 . /tests/integration/lib.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
@@ -17,13 +18,13 @@ ssdstripe monitor --once >/dev/null || fail "monitor --once on a healthy array e
 ev=/tmp/monitor.events prom=/tmp/monitor.prom
 : >"$ev"
 # shellcheck disable=SC2016 # expanded by the hook's shell
-ssdstripe monitor --interval 1 --textfile "$prom" \
+ssdstripe monitor --interval 300 --textfile "$prom" \
 	--exec 'echo "$SSDSTRIPE_EVENT $SSDSTRIPE_ARRAY $SSDSTRIPE_MEMBER $SSDSTRIPE_DEVICE $SSDSTRIPE_OLD_STATE $SSDSTRIPE_STATE $SSDSTRIPE_ARRAY_STATE" >>'"$ev" \
 	>/tmp/monitor.out 2>&1 &
 mpid=$!
 wait_until 30 test -s "$prom" || fail "no textfile 30 s after monitor started"
 [ -s "$ev" ] && fail "hook fired on a healthy array: $(cat "$ev")"
-grep -q '^ssdstripe_member_state{array="mon",member="2",device="[^"]*",state="ok"} 1$' "$prom" ||
+grep -q '^ssdstripe_member_state{array="mon",uuid="[^"]*",member="2",serial="",state="ok"} 1$' "$prom" ||
 	fail "textfile before the fault: $(cat "$prom")"
 
 # member 2 starts failing every I/O
@@ -33,10 +34,13 @@ fio --name=load --filename=/dev/mapper/mon --direct=1 --ioengine=libaio --iodept
 	>/dev/null 2>&1
 # The hook fires as soon as a poll sees the change; the textfile is written
 # at the end of that poll, which under TCG on a loaded host can take
-# seconds.  Wait for it (30 s at most) before stopping the monitor, so the
-# checks below judge what it wrote, not where a fixed sleep cut it off.
-bad2='^ssdstripe_member_state\{array="mon",member="2",device="[^"]*",state="(erroring|failed)"\} 1$'
+# seconds.  Wait for both (30 s at most) before stopping the monitor (which
+# kills hooks still running), so the checks below judge what it did, not
+# where a fixed sleep cut it off.  Without the dm event the next poll would
+# come 300 s after the first.
+bad2='^ssdstripe_member_state\{array="mon",uuid="[^"]*",member="2",serial="",state="(erroring|failed)"\} 1$'
 wait_until 30 grep -qE "$bad2" "$prom" || log "textfile still without the fault after 30 s"
+wait_until 30 grep -q '^member-state mon 2 ' "$ev" || log "no hook for member 2 after 30 s"
 kill "$mpid"
 wait "$mpid" 2>/dev/null
 log "events: $(tr '\n' ';' <"$ev")"
@@ -55,7 +59,7 @@ while read -r _e _a _m _d _o new arr; do
 done <"$ev"
 grep -qE "$bad2" "$prom" ||
 	fail "textfile after the fault: $(grep member_state "$prom")"
-grep -qE '^ssdstripe_member_errors_total\{array="mon",member="2",device="[^"]*"\} [1-9]' "$prom" ||
+grep -qE '^ssdstripe_member_errors_total\{array="mon",uuid="[^"]*",member="2",serial=""\} [1-9]' "$prom" ||
 	fail "no errors in the textfile: $(grep errors "$prom")"
 grep -q '^# TYPE ssdstripe_member_errors_total counter$' "$prom" || fail "no TYPE line: $(head "$prom")"
 ssdstripe monitor --once >/dev/null
