@@ -383,8 +383,10 @@ boot() {
 # udev_check: what the initramfs-tools boot's report (boot-root-report,
 # udev_health) saw real udev do with two health uevents of an array holding
 # ext4, then an LVM PV: both marked DM_NOSCAN by 56-ssdstripe.rules, no
-# blkid probe (no read beyond the failing one), the by-uuid link and the
-# udev database's file system kept, dm events still raised, no pvscan.
+# blkid probe (no read beyond the failing one), the by-uuid and LVM PV
+# links and the udev database's file system kept, dm events still raised,
+# no pvscan; and a later plain change event finds the PV link and
+# SYSTEMD_READY=1 (nothing of ours stuck in the udev database).
 # ul KEY: the first SSDSTRIPE-BOOT-UDEV-KEY line of the udev boot's console
 ul() { sed -n "s/^SSDSTRIPE-BOOT-UDEV-$1: //p" "$work/console-boot-initramfs-tools.log.clean" | head -n 1; }
 udev_check() {
@@ -394,15 +396,16 @@ udev_check() {
 	if ! grep -q '^SSDSTRIPE-BOOT-UDEV-DONE' "$c"; then why="no udev report"
 	elif grep -q '^SSDSTRIPE-BOOT-UDEV-NOTE' "$c"; then why=$(ul NOTE)
 	elif ! ul BEFORE | grep -q 'uuid=..* link=yes$'; then why="no by-uuid link after mkfs: $(ul BEFORE)"
-	elif ! ul FS | grep -qE '^state=erroring reads=[01] link=yes fstype=ext4$'; then why="ext4: $(ul FS)"
-	elif ! ul LVM | grep -qE '^state=optimal reads=0 fstype=LVM2_member pvscan=0$'; then why="LVM: $(ul LVM)"
+	elif ! ul FS | grep -qE '^state=erroring reads=1 link=yes fstype=ext4$'; then why="ext4: $(ul FS)"
+	elif ! ul LVM | grep -qE '^state=optimal reads=0 fstype=LVM2_member pvlink=yes pvscan=0$'; then why="LVM: $(ul LVM)"
+	elif ! ul AFTER | grep -qE '^pvlink=yes ready=1$'; then why="after a later change event: $(ul AFTER)"
 	elif [ "$ev" != "erroring noscan=1,optimal noscan=1," ]; then why="uevents: ${ev:-none}"
 	elif ! [ "$(ul DMEVENTS)" -ge 2 ] 2>/dev/null; then why="dm events: $(ul DMEVENTS)"
 	fi
 	if [ -n "$why" ]; then
 		result udev-health FAIL "$why" $(($(date +%s) - t0))
 	else
-		result udev-health PASS "2 health uevents: DM_NOSCAN, no probe, links and LVM untouched" \
+		result udev-health PASS "2 health uevents: DM_NOSCAN, no probe, links, LVM and readiness untouched" \
 			$(($(date +%s) - t0))
 	fi
 }
