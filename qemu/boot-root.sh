@@ -70,7 +70,9 @@ t_start=$(date +%s)
 abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
 kroot=$cache/kernels/$abi
 kdir=/usr/src/linux-headers-$abi
-work=$bcache/run/$abi
+# one work directory per checkout: two boot runs from different trees
+# (worktrees) would otherwise build into and boot from each other's files
+work=$bcache/run/$abi-$(printf '%s' "$repo" | sha256sum | cut -c1-8)
 mkdir -p "$work"
 
 # ---- the module, built in a copy of the tree ------------------------------
