@@ -100,6 +100,10 @@ ssdstripe list 2>&1 | grep -q mix && fail "mix still listed: $(ssdstripe list 2>
 # ---- recovery: a lost label written back by create --assume-clean ------
 label0=$(dd if="$s0" bs=4096 skip=1 count=1 2>/dev/null | md5sum)
 uuid0=$(ssdstripe examine "$s0" | sed -n 's/^  array_uuid=//p')
+# a member that still carries its label is not lost: refused, even if
+# another device is offered in its place
+refused 3 "$s1 carries a label of array keep \(uuid $uuid0\): that member is not lost" \
+	ssdstripe create --assume-clean --name keep "$s0" "$s2"
 must ssdstripe wipe "$s1"
 n1=${s1#/dev/}
 refused 3 "array keep: devices without a label that could be member 1:.* $n1.*create --assume-clean" \
@@ -113,6 +117,13 @@ refused 3 "array keep has a chunk of 64.0 KiB .*not 128.0 KiB" \
 refused 3 "array keep has 2 members .* 3 devices given" \
 	ssdstripe create --assume-clean --name keep "$s0" "$s1" "$s2"
 refused 3 "$s0 is member 0 of array keep, not of zz" ssdstripe create --assume-clean --name zz "$s0" "$s1"
+# a device without the label that carries something else (swap) now: its
+# data is gone or it never was the member; --force does not change that
+for f in '' --force; do
+	# shellcheck disable=SC2086 # no option or one
+	refused 3 "$s3 has no label of keep and carries a swap signature" \
+		ssdstripe create --assume-clean $f --name keep "$s0" "$s3"
+done
 [ "$(writes_done "$s0" "$s1")" = "$w0" ] || fail "a refused create --assume-clean wrote"
 out=$(ssdstripe create --assume-clean --name keep "$s0" "$s1" 2>&1) || fail "create --assume-clean: $out"
 echo "$out" | grep -q "member 1: wrote the label of array keep back to $n1 (nothing else)" ||
@@ -125,6 +136,13 @@ echo "$out" | grep -q "member 0: wrote" && fail "create --assume-clean rewrote m
 [ "$(dd if=/dev/mapper/keep bs=1M count=4 2>/dev/null | md5sum)" = "$(md5sum <"$pat")" ] ||
 	fail "data lost by create --assume-clean"
 must ssdstripe stop keep
+# a survivor re-used since (swap over its label) is not taken back
+must mkswap "$s0"
+must ssdstripe wipe "$s1"
+w0=$(writes_done "$s0" "$s1")
+refused 3 "$s0 kept its label of keep but carries a swap signature now" \
+	ssdstripe create --assume-clean --name keep "$s0" "$s1"
+[ "$(writes_done "$s0" "$s1")" = "$w0" ] || fail "a refused create --assume-clean wrote"
 rm_slices
 
 # ---- create --force over a partitioned disk ----------------------------
