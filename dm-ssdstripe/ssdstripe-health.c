@@ -334,7 +334,9 @@ static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
 	 * The uevent allocates with GFP_KERNEL.  Reclaim must not write to
 	 * this array from here: postsuspend waits for the health work, and
 	 * clear_errors may come while the array is suspended, with
-	 * health_lock held that resume needs.
+	 * health_lock held that resume needs.  (dm core's own
+	 * dm_kobject_uevent() does the same; resume's sysfs setup does it in
+	 * ssdstripe_sysfs_publish().)
 	 */
 	noio = memalloc_noio_save();
 	kobject_uevent_env(kobj, KOBJ_CHANGE, envp);

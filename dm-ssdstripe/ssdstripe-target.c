@@ -22,7 +22,6 @@
 #include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -699,12 +698,9 @@ static void ssdstripe_postsuspend(struct dm_target *ti)
 static void ssdstripe_resume(struct dm_target *ti)
 {
 	struct ssdstripe_c *sc = ti->private;
-	unsigned int i, noio;
+	unsigned int i;
 
-	/* The array takes no I/O yet: reclaim must not wait on it. */
-	noio = memalloc_noio_save();
 	ssdstripe_sysfs_publish(sc);
-	memalloc_noio_restore(noio);
 
 	/* Windows start afresh: what happened while suspended is not load. */
 	mutex_lock(&sc->health_lock);

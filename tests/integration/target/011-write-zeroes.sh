@@ -41,6 +41,7 @@ rm_array t011
 if [ "$TARGET" = striped ]; then
 	skip "striped (reference): member write delta [$delta]; one-bio rule is ssdstripe's"
 fi
+[ "$(echo "$delta" | wc -w)" -ge "$m" ] || fail "member write counts: '$delta'"
 [ "$cs" = 0 ] || fail "array advertises chunk_sectors $cs (the block layer would cut write-zeroes there)"
 i=0
 for x in $delta; do
