@@ -35,11 +35,27 @@ array mp 128
 dm=$(dm_sysname mp)
 [ "$(cat "/sys/block/$dm/queue/io_poll")" = 1 ] ||
 	fail "the array does not poll (queue/io_poll $(cat "/sys/block/$dm/queue/io_poll"); members $(cat "/sys/block/$(sysname "$d0")/queue/io_poll")): the rig's nvme has no poll queue"
+# Polled I/O completes without an interrupt: the members' NVMe queue
+# interrupts (/proc/interrupts, nvmeNqM) must stay far below their I/Os.
+nvme_irqs() {
+	awk '$NF ~ /^nvme[0-9]+q[0-9]+$/ {for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) s += $i}
+		END {print s + 0}' /proc/interrupts
+}
+member_ios() {
+	for _d in "$d0" "$d1" "$d2" "$d3"; do
+		echo $(($(disk_stat "$_d" 1) + $(disk_stat "$_d" 5)))
+	done | awk '{s += $1} END {print s + 0}'
+}
 kmsg_mark 045p
 ev0=$(dm_events mp)
+i0=$(nvme_irqs) o0=$(member_ios)
 run_fio /tmp/fio-045p.txt --filename=/dev/mapper/mp --ioengine=io_uring --hipri \
 	--direct=1 --iodepth=32 --rw=randrw --bs=4k
+irqs=$(($(nvme_irqs) - i0)) ios=$(($(member_ios) - o0))
 sleep "$(health_secs 2)"
+log "member I/Os $ios, NVMe queue interrupts $irqs"
+[ "$ios" -gt 1000 ] || fail "only $ios member I/Os"
+[ $((irqs * 50)) -lt "$ios" ] || fail "$irqs interrupts for $ios member I/Os: the I/O was not polled"
 no_alarm mp 045p "$ev0" "io_uring hipri"
 rm_array mp
 
@@ -50,13 +66,21 @@ ev0=$(dm_events mm)
 run_fio /tmp/fio-045m.txt --filename=/dev/mapper/mm --ioengine=libaio --direct=1 \
 	--iodepth=16 --rw=randrw --bssplit=4k/50:1m/50
 sleep "$(health_secs 2)"
+# both sizes reached the members: a mean member read between 4 KiB and a
+# whole chunk (1 MiB reads arrive as 128 KiB chunk pieces)
+top=/sys/block/$(dm_sysname mm)/ssdstripe/members/0
+mean=$(($(cat "$top/read_sectors") / $(cat "$top/read_ios")))
+log "member 0's mean read: $mean sectors"
+if [ "$mean" -le 8 ] || [ "$mean" -ge 256 ]; then
+	fail "member 0's mean read is $mean sectors: not a mix of 4 KiB and 1 MiB"
+fi
 no_alarm mm 045m "$ev0" "mixed 4K/1M"
 rm_array mm
 
 # ---- fsync-heavy ext4, journal on one member --------------------------------
 chunk=32768			# 16 MiB
 array mf $chunk
-mkfs.ext4 -q -F -J size=4 /dev/mapper/mf || fail "mkfs.ext4 failed"
+mkfs.ext4 -q -F -b 4096 -J size=4 /dev/mapper/mf || fail "mkfs.ext4 failed"
 # the journal's first and last block (4 KiB), as array sectors
 jfirst=$(debugfs -R 'bmap <8> 0' /dev/mapper/mf 2>/dev/null)
 jlast=$(debugfs -R 'bmap <8> 1023' /dev/mapper/mf 2>/dev/null)
@@ -81,7 +105,9 @@ log "member writes during the run: $writes"
 no_alarm mf 045f "$ev0" "ext4 fsync, journal on member $jm"
 # shellcheck disable=SC2086 # one count per member
 set -- $writes
+[ $# = 4 ] || fail "member write counts: '$writes'"
 jw=$(eval echo "\${$((jm + 1))}")
+[ "$jw" -gt 0 ] || fail "the journal's member $jm got no write"
 for w in "$@"; do
 	[ "$w" -le "$jw" ] || fail "the journal's member $jm got $jw writes, another $w: the case was not exercised ($writes)"
 done
