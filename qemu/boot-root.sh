@@ -70,8 +70,16 @@ t_start=$(date +%s)
 abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
 kroot=$cache/kernels/$abi
 kdir=/usr/src/linux-headers-$abi
-work=$bcache/run/$abi
+# SSDSTRIPE_BOOT_WORK: another directory for this run's trees, images and
+# logs.  Two runs on one directory would delete each other's files: the
+# second waits for the first.
+work=${SSDSTRIPE_BOOT_WORK:-$bcache/run/$abi}
 mkdir -p "$work"
+exec {work_lock}>"$work/.lock"
+if ! flock -n "$work_lock"; then
+	log "another boot-root.sh is using $work (SSDSTRIPE_BOOT_WORK picks another); waiting"
+	flock "$work_lock"
+fi
 
 # ---- the module, built in a copy of the tree ------------------------------
 src=$work/src
