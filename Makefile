@@ -18,7 +18,8 @@
 #   make man            man pages ssdstripe(8), ssdstripe.conf(5), dm-ssdstripe(4)
 #                       from Documentation/*.rst (rst2man) into build/man/
 #   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool,
-#                       initramfs-tools hook, dracut module, systemd unit, docs,
+#                       initramfs-tools hook, dracut module, systemd unit, udev
+#                       rules, docs,
 #                       man pages, bash completion;
 #                       DESTDIR and PREFIX (default /usr) are respected
 #   make install-tools  the same without the module (with DKMS, see dkms.conf)
@@ -156,6 +157,8 @@ install-tools: man
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules
 	install -D -m 0644 scripts/systemd/ssdstripe-monitor.service \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service
+	install -D -m 0644 scripts/udev/64-ssdstripe-incremental.rules \
+		$(DESTDIR)$(UDEVRULESDIR)/64-ssdstripe-incremental.rules
 	install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(DOCDIR)/ssdstripe.conf.example
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	# never overwrite an administrator's configuration
@@ -172,7 +175,8 @@ uninstall:
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service \
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules \
-		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service
+		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service \
+		$(DESTDIR)$(UDEVRULESDIR)/64-ssdstripe-incremental.rules
 	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR)
 	# the configuration goes only if nobody changed it
 	if cmp -s scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; then \

@@ -70,10 +70,16 @@ t_start=$(date +%s)
 abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
 kroot=$cache/kernels/$abi
 kdir=/usr/src/linux-headers-$abi
-# one work directory per checkout: two boot runs from different trees
-# (worktrees) would otherwise build into and boot from each other's files
-work=$bcache/run/$abi-$(printf '%s' "$repo" | sha256sum | cut -c1-8)
+# SSDSTRIPE_BOOT_WORK: another directory for this run's trees, images and
+# logs.  By default one per checkout (two worktrees' runs would otherwise
+# delete each other's files); two runs on one directory: the second waits.
+work=${SSDSTRIPE_BOOT_WORK:-$bcache/run/$abi-$(printf '%s' "$repo" | sha256sum | cut -c1-8)}
 mkdir -p "$work"
+exec {work_lock}>"$work/.lock"
+if ! flock -n "$work_lock"; then
+	log "another boot-root.sh is using $work (SSDSTRIPE_BOOT_WORK picks another); waiting"
+	flock "$work_lock"
+fi
 
 # ---- the module, built in a copy of the tree ------------------------------
 src=$work/src
@@ -172,7 +178,14 @@ make_tree() {
 		{ tail -n 20 "$work/install-$1.log" >&2; return 1; }
 	# test system: the initramfs assembles "root" only (dracut is told so
 	# on the command line instead, and keeps the shipped "BOOT all")
-	[ "$1" = itools ] && printf 'BOOT root\nTIMEOUT 30\n' >"$d/etc/ssdstripe.conf"
+	# The booted system lists data (its unit waits for data's members) and
+	# leaves the other arrays alone (AUTO no: spare stays inactive);
+	# ssdstripe.test-conf=auto on the command line swaps in the other file
+	# (ssdstripe-test-conf.service): nothing listed, AUTO yes (the default).
+	if [ "$1" = itools ]; then
+		printf 'BOOT root\nTIMEOUT 30\nARRAY data  # /srv/data\nAUTO no\n' >"$d/etc/ssdstripe.conf"
+		printf 'BOOT root\nTIMEOUT 30\n' >"$d/etc/ssdstripe.conf.auto"
+	fi
 	# TCG: udev loading kvm_amd, and once powernow_k8, soft-locked guests
 	printf 'blacklist %s\n' kvm kvm_amd kvm_intel powernow_k8 \
 		>"$d/etc/modprobe.d/ssdstripe-test-kvm.conf"
@@ -208,6 +221,54 @@ ExecStart=/usr/local/sbin/ssdstripe-boot-report
 [Install]
 WantedBy=multi-user.target
 EOF
+cat >"$r/usr/local/sbin/ssdstripe-test-conf" <<'EOF'
+#!/bin/sh
+for a in $(cat /proc/cmdline); do
+	case $a in
+	ssdstripe.test-conf=*) exec mount --bind "/etc/ssdstripe.conf.${a#*=}" /etc/ssdstripe.conf ;;
+	esac
+done
+EOF
+chmod 0755 "$r/usr/local/sbin/ssdstripe-test-conf"
+# test only: ssdstripe.test-conf=NAME binds /etc/ssdstripe.conf.NAME over
+# /etc/ssdstripe.conf (/ is read-only) before udev and the unit read it
+cat >"$r/etc/systemd/system/ssdstripe-test-conf.service" <<'EOF'
+[Unit]
+Description=dm-ssdstripe boot test: choose /etc/ssdstripe.conf
+DefaultDependencies=no
+Before=systemd-udevd.service systemd-udev-trigger.service ssdstripe-assemble.service
+ConditionKernelCommandLine=ssdstripe.test-conf
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/sbin/ssdstripe-test-conf
+
+[Install]
+WantedBy=sysinit.target
+EOF
+# test only: the host attaches the disks marked +late (qemu_run) once the
+# console says SSDSTRIPE-BOOT-ATTACH-NOW: with ssdstripe.test-late=trigger
+# as soon as udev was told to look at the disks (the unit is waiting for
+# data then), with =unit once ssdstripe-assemble.service has finished
+# (only udev can assemble what comes then)
+for w in trigger unit; do
+	if [ "$w" = trigger ]; then a=systemd-udev-trigger.service; else a=ssdstripe-assemble.service; fi
+	cat >"$r/etc/systemd/system/ssdstripe-test-attach-$w.service" <<EOF
+[Unit]
+Description=dm-ssdstripe boot test: time to attach the late disks
+DefaultDependencies=no
+After=$a
+ConditionKernelCommandLine=ssdstripe.test-late=$w
+
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'echo SSDSTRIPE-BOOT-ATTACH-NOW >/dev/ttyS0'
+
+[Install]
+WantedBy=sysinit.target
+EOF
+done
 # a failed boot powers off with the journal instead of waiting at a prompt
 for u in emergency rescue; do
 	mkdir -p "$r/etc/systemd/system/$u.service.d"
@@ -218,6 +279,8 @@ ExecStart=/bin/sh -c 'echo SSDSTRIPE-BOOT-EMERGENCY >/dev/ttyS0; journalctl -b -
 EOF
 done
 in_tree "$r" systemctl enable ssdstripe-assemble.service ssdstripe-boot-report.service \
+	ssdstripe-test-conf.service ssdstripe-test-attach-trigger.service \
+	ssdstripe-test-attach-unit.service \
 	>"$work/enable.log" 2>&1 || { cat "$work/enable.log" >&2; die "systemctl enable"; }
 in_tree "$r" systemctl mask getty@tty1.service serial-getty@ttyS0.service \
 	console-getty.service systemd-firstboot.service systemd-timesyncd.service \
@@ -264,6 +327,7 @@ rm -rf "$img"
 mkdir -p "$img"
 for s in root0 root1 root2; do truncate -s 1G "$img/$s.img"; done
 for s in data0 data1; do truncate -s 256M "$img/$s.img"; done
+for s in spare0 old0; do truncate -s 64M "$img/$s.img"; done
 tar -C "$itools_root" --one-file-system --exclude=./boot/initrd.img-"$abi" \
 	-cf "$img/rootfs-tar.img" .
 # NVMe namespaces are whole blocks
@@ -282,20 +346,45 @@ kcmd+=" watchdog_thresh=60"
 # qemu_run LOG INITRD APPEND SERIAL...: one guest under the rig's lock.  A
 # kernel that dies before /init (rig.sh) is booted once more, and
 # qemu_note says so; nothing has touched the disks then.
+# A SERIAL ending in +late is attached (device_add on QEMU's monitor) only
+# once the console says SSDSTRIPE-BOOT-ATTACH-NOW, 10 s later
+# (late_attach); its drive and PCIe port are there from the start.
 qemu_run() {
-	local logf=$1 initrd=$2 append=$3 rc early
+	local logf=$1 initrd=$2 append=$3 rc early a late=' ' lateadd=() watcher=''
 	shift 3
-	local -a args
-	mapfile -t args < <(nvme_drive_args "$img" "$@")
+	local -a args all
+	for a in "$@"; do [ "${a%+late}" = "$a" ] || late+="${a%+late} "; done
+	mapfile -t all < <(nvme_drive_args "$img" "${@%+late}")
+	args=()
+	for a in "${all[@]}"; do
+		if [[ $a =~ ^nvme,.*serial=([^,]*) ]] && [[ $late == *" ${BASH_REMATCH[1]} "* ]]; then
+			lateadd+=("device_add $a")
+			unset 'args[${#args[@]}-1]'	# its -device
+			continue
+		fi
+		args+=("$a")
+	done
+	rm -f "$work/monitor.sock"
 	rig_slot_take
 	qemu_t0=$(date +%s) qemu_note=''
 	while :; do
+		: >"$logf"
+		if [ ${#lateadd[@]} -gt 0 ]; then
+			late_attach "$logf" "${lateadd[@]}" >"$logf.attach" 2>&1 &
+			watcher=$!
+		fi
 		set +e
 		timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m 1024 \
 			-nographic -no-reboot -nic none -kernel "$kroot/boot/vmlinuz-$abi" \
+			-monitor "unix:$work/monitor.sock,server=on,wait=off" \
 			-initrd "$initrd" -append "$append" "${args[@]}" </dev/null >"$logf" 2>&1
 		rc=$?
 		set -e
+		if [ -n "$watcher" ]; then
+			kill "$watcher" 2>/dev/null || true
+			wait "$watcher" 2>/dev/null || true
+			watcher=''
+		fi
 		[ -z "$qemu_note" ] || break
 		early=$(died_before_init "$logf" 'Run /init as init process') || break
 		cp "$logf" "$logf.boot-failure"
@@ -307,6 +396,28 @@ qemu_run() {
 	qemu_secs=$(($(date +%s) - qemu_t0))
 	tr -d '\r' <"$logf" >"$logf.clean"
 	return "$rc"
+}
+# late_attach LOG CMD...: once LOG shows SSDSTRIPE-BOOT-ATTACH-NOW, wait
+# 10 s, then send each CMD to QEMU's monitor (prints what it did)
+late_attach() {
+	local logf=$1 c
+	shift
+	until grep -q SSDSTRIPE-BOOT-ATTACH-NOW "$logf" 2>/dev/null; do sleep 1; done
+	sleep 10
+	for c in "$@"; do
+		echo "$(date +%s) $c: $(python3 - "$work/monitor.sock" "$c" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+time.sleep(0.3)
+s.recv(65536)
+s.sendall((sys.argv[2] + "\n").encode())
+time.sleep(0.5)
+out = s.recv(65536).decode(errors="replace")
+print(" ".join(l.strip() for l in out.splitlines()[1:] if l.strip() != "(qemu)") or "ok")
+PY
+)"
+	done
 }
 # console_bad LOG: print the console findings, true if there are any
 console_bad() {
@@ -325,8 +436,8 @@ rm -rf "$ov"
 cat "$work/prep-base.cpio.gz" "$work/prep-init.cpio.gz" >"$work/prep.cpio.gz"
 prep_log=$work/console-prep.log
 rc=0
-qemu_run "$prep_log" "$work/prep.cpio.gz" "$kcmd ssddisks=6" \
-	root0 root1 root2 data0 data1 rootfs-tar || rc=$?
+qemu_run "$prep_log" "$work/prep.cpio.gz" "$kcmd ssddisks=8" \
+	root0 root1 root2 data0 data1 spare0 old0 rootfs-tar || rc=$?
 el=$qemu_secs
 if [ "$rc" != 0 ] || ! grep -q '^BOOTROOT-PREP: done' "$prep_log.clean" || console_bad "$prep_log" >&2; then
 	grep -E '^BOOTROOT-PREP|^PREP' "$prep_log.clean" | tail -n 20 >&2 || true
@@ -334,35 +445,56 @@ if [ "$rc" != 0 ] || ! grep -q '^BOOTROOT-PREP: done' "$prep_log.clean" || conso
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
-result prepare PASS "arrays root (3 disks) and data (2 disks) created${qemu_note:+; $qemu_note}" "$el"
+result prepare PASS "arrays root (3 disks), data (2), spare (1) and old (1, then swap) created${qemu_note:+; $qemu_note}" "$el"
 sed -n 's/^PREP //p' "$prep_log.clean" >"$work/transcript-create.txt"
 
 # ---- boot -----------------------------------------------------------------
-# boot NAME INITRD EXTRA_APPEND unit|initramfs SERIAL...: the last but one
-# says who must assemble array data
+# boot NAME INITRD EXTRA_APPEND EXPECT SERIAL...: EXPECT says who must
+# assemble array data (data=initramfs: the initramfs; data=boot: the unit
+# or udev; data=udev: udev's --incremental, in a transient unit), whether
+# spare must be active (spare=active|inactive) and whether the unit must
+# say why it refuses the re-used disk old0 (old=refused); a SERIAL+late is
+# attached late (qemu_run)
 boot() {
-	local name=$1 initrd=$2 extra=$3 data_by=$4 logf=$work/console-boot-$1.log rc=0 el why=''
+	local name=$1 initrd=$2 extra=$3 want=$4 expect=" $4 " logf=$work/console-boot-$1.log rc=0 el why=''
 	shift 4
 	log "booting the $name initramfs, disks in the order $*"
 	qemu_run "$logf" "$initrd" "root=/dev/mapper/root ro $kcmd $extra" "$@" || rc=$?
 	el=$qemu_secs
-	local c=$logf.clean
+	local c=$logf.clean by
+	by=$(sed -n 's/^SSDSTRIPE-BOOT-LOG: \([^ ]*\) assembled data from.*/\1/p' "$c" | head -n 1)
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then why="timeout after ${timeout}s"
 	elif [ "$rc" != 0 ]; then why="qemu exited with $rc"
 	elif ! grep -q '^SSDSTRIPE-BOOT-DONE' "$c"; then why="no report (emergency: $(grep -c SSDSTRIPE-BOOT-EMERGENCY "$c" || true))"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-ROOT: /dev/mapper/root' "$c"; then why="/ is $(sed -n 's/^SSDSTRIPE-BOOT-ROOT: //p' "$c")"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-UNIT: success active status=0' "$c"; then
 		why="ssdstripe-assemble.service: $(sed -n 's/^SSDSTRIPE-BOOT-UNIT: //p' "$c")"
+	elif ! grep -qx 'SSDSTRIPE-BOOT-SETTLE: inactive' "$c"; then
+		why="systemd-udev-settle.service: $(sed -n 's/^SSDSTRIPE-BOOT-SETTLE: //p' "$c")"
+	elif [ "${*%+late}" != "$*" ] && ! grep -q ': ok$' "$logf.attach" 2>/dev/null; then
+		why="late disks not attached: $(cat "$logf.attach" 2>/dev/null)"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-DATA: active' "$c"; then why="array data is not active"
-	elif [ "$data_by" = unit ] && ! grep -qE 'ssdstripe\[[0-9]+\]: assembled data from' "$c"; then
-		why="data was not assembled by ssdstripe-assemble.service"
-	elif [ "$data_by" = initramfs ] && ! grep -qE '^assembled data from' "$c"; then
+	elif [[ $expect == *" data=boot "* ]] &&
+		[[ ! $by =~ ^(ssdstripe-assemble|ssdstripe-incremental-[0-9a-f-]+)\.service$ ]]; then
+		why="data was not assembled by ssdstripe-assemble.service or udev (${by:-nobody})"
+	elif [[ $expect == *" data=udev "* ]] && [[ ! $by =~ ^ssdstripe-incremental-[0-9a-f-]+\.service$ ]]; then
+		why="data was not assembled by udev (${by:-nobody})"
+	elif [[ $expect == *" data=initramfs "* ]] && ! grep -qE '^assembled data from' "$c"; then
 		why="data was not assembled in the initramfs"
-	elif [ "$data_by" = initramfs ] &&
-		! grep -qE 'ssdstripe\[[0-9]+\]: no inactive arrays found; active: (data root|root data)$' "$c"; then
-		why="ssdstripe-assemble.service did not find both arrays active"
+	elif [[ $expect == *" data=initramfs "* ]] &&
+		! grep -q '^SSDSTRIPE-BOOT-LOG: ssdstripe-assemble.service array data is already active' "$c"; then
+		why="ssdstripe-assemble.service did not find data active"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-DATA-MOUNT: /dev/mapper/data written before the reboot' "$c"; then
 		why="/srv/data: $(sed -n 's/^SSDSTRIPE-BOOT-DATA-MOUNT: //p' "$c")"
+	elif [[ $expect == *" spare=active "* ]] && ! grep -qx 'SSDSTRIPE-BOOT-SPARE: active' "$c"; then
+		why="array spare is not active (AUTO yes)"
+	elif [[ $expect == *" spare=inactive "* ]] && ! grep -qx 'SSDSTRIPE-BOOT-SPARE: inactive' "$c"; then
+		why="array spare is active (AUTO no, not listed)"
+	elif ! grep -qE '^SSDSTRIPE-BOOT-OLD: nvme[0-9]+n1 holders=0 swapon=0 blkid=swap$' "$c"; then
+		why="re-used disk old0: $(sed -n 's/^SSDSTRIPE-BOOT-OLD: //p' "$c")"
+	elif [[ $expect == *" old=refused "* ]] &&
+		! grep -qE '^SSDSTRIPE-BOOT-LOG: ssdstripe-assemble.service (ssdstripe: )?refusing nvme[0-9]+n1: it carries a swap signature now' "$c"; then
+		why="ssdstripe-assemble.service did not say why old0 is not taken"
 	fi
 	if console_bad "$logf" >"$work/console-bad-$name.txt"; then
 		why="${why:+$why; }console: $(head -n 1 "$work/console-bad-$name.txt")"
@@ -371,14 +503,14 @@ boot() {
 		grep -E 'ssdstripe|SSDSTRIPE' "$c" | tail -n 30 >&2 || true
 		result "boot-$name" FAIL "$why, see $logf${qemu_note:+; $qemu_note}" "$el"
 	else
-		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by the $data_by${qemu_note:+; $qemu_note}" "$el"
+		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by ${by:-the initramfs} ($want)${qemu_note:+; $qemu_note}" "$el"
 	fi
 	# create -> status -> reboot -> assembled, for people to read
 	{
 		echo "## created in the rig guest"
 		cat "$work/transcript-create.txt"
 		echo "## booted with the $name initramfs, disks in the order $*"
-		grep -E '^(\[ *[0-9.]+\] dracut-initqueue\[[0-9]+\]: )?assembled (root|data) from' "$c" || true
+		grep -E '^(\[ *[0-9.]+\] dracut-initqueue\[[0-9]+\]: )?assembled (root|data|spare) from' "$c" || true
 		sed -n '/^SSDSTRIPE-BOOT-ROOT/,/^SSDSTRIPE-BOOT-DONE/p' "$c" | grep -v $'^\e\\|^\[.*OK' || true
 	} >"$work/transcript-$name.txt"
 }
@@ -412,16 +544,21 @@ udev_check() {
 	fi
 }
 if [ -z "$only" ] || [ "$only" = initramfs-tools ]; then
-	boot initramfs-tools "$initrd_itools" "ssdstripe.test-udev" unit data1 root2 data0 root0 root1
+	# ARRAY data, AUTO no: the unit waits for data1, attached 10 s after
+	# udev was triggered; spare is left alone
+	boot initramfs-tools "$initrd_itools" "ssdstripe.test-udev ssdstripe.test-late=trigger" \
+		"data=boot spare=inactive" data1+late root2 old0 spare0 data0 root0 root1
 	udev_check
 fi
 if want dracut; then
-	boot dracut "$initrd_dracut" "ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff" \
-		unit root1 data0 root2 data1 root0
+	# nothing listed, AUTO yes: data1 comes after the unit has finished,
+	# so udev assembles data; the unit takes spare and refuses old0
+	boot dracut "$initrd_dracut" "ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff ssdstripe.test-conf=auto ssdstripe.test-late=unit" \
+		"data=udev spare=active old=refused" root1 data0 spare0 root2 old0 data1+late root0
 fi
 if want initramfs-tools-all; then
-	boot initramfs-tools-all "$initrd_itools" "ssdstripe.assemble=all" initramfs \
-		root2 data1 root1 root0 data0
+	boot initramfs-tools-all "$initrd_itools" "ssdstripe.assemble=all" "data=initramfs spare=active" \
+		root2 data1 old0 root1 spare0 root0 data0
 fi
 
 if [ -z "$only" ]; then dkms_check; fi
