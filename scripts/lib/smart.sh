@@ -1,0 +1,315 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe: what each member's drive says about itself.  Sourced by the
+# ssdstripe tool; POSIX sh, runs under busybox.
+#
+# The figures come from smartmontools' `smartctl --json` (7.0 or later:
+# NVMe SMART/health log, ATA/SCSI overall health and attributes) and, for
+# NVMe, from nvme-cli's `nvme smart-log -o json`, which alone has the
+# thermal-management counters (smartctl 7.3 prints them only as text).
+# Either tool alone is enough; with neither, or for a device that is no
+# drive (dm, loop, md), every figure is unknown: never healthy, never an
+# error.  Both are run read-only (Get Log Page / SMART READ DATA) and their
+# answer is cached for SMART_CACHE seconds, so that monitor does not ask a
+# drive at every poll.  Documentation/ssdstripe.rst ("Drive health")
+# explains every figure to an administrator.
+#
+# Record, one "key=value" a line (smart_record prints it, smart_read sets
+# the S_* variables from it; empty means unknown):
+#   source         smartctl, nvme-cli, smartctl+nvme-cli or none
+#   health         ok, warning, critical or unknown
+#   why            what made it warning or critical, in words
+#   critical       the NVMe critical-warning bits (0-255); ATA/SCSI: 1 when
+#                  the drive's overall self-assessment failed
+#   wear_pct       NVMe percentage used (may exceed 100); ATA: 100 - the
+#                  normalized wear attribute
+#   spare_pct, spare_threshold_pct   NVMe available spare and its threshold
+#                  (a threshold of 0: the drive does not report its spare)
+#   media_errors   NVMe media and data integrity errors; ATA: reported
+#                  uncorrectable errors (187)
+#   unsafe_shutdowns, power_on_hours, temperature_c
+#   warning_temp_minutes, critical_temp_minutes   time above the drive's
+#                  warning / critical composite temperature (NVMe)
+#   throttle_count, throttle_seconds   thermal-management transitions and
+#                  total time, TMT1 + TMT2 (NVMe, nvme-cli)
+
+SMART_CACHE=${SSDSTRIPE_SMART_CACHE:-60}
+SMART_WEAR_WARN=${SSDSTRIPE_SMART_WEAR_WARN:-90}
+SMART_SPARE_MARGIN=${SSDSTRIPE_SMART_SPARE_MARGIN:-10}
+SMARTCTL=${SSDSTRIPE_SMARTCTL:-smartctl}
+NVME_CLI=${SSDSTRIPE_NVME:-nvme}
+SMART_FIELDS="source health why critical wear_pct spare_pct spare_threshold_pct media_errors unsafe_shutdowns power_on_hours temperature_c warning_temp_minutes critical_temp_minutes throttle_count throttle_seconds"
+
+# json_flat: a JSON document on stdin as "path<TAB>value" lines, one per
+# scalar; object keys joined with ".", array elements as [i]; strings
+# without their quotes (escapes kept); then "#complete<TAB>1" when the
+# document parsed whole.  POSIX awk (busybox's too).
+json_flat() {
+	awk '
+	function ws() { while (p <= n && index(" \t\r\n", substr(s, p, 1))) p++ }
+	function str(   c, out) {
+		p++
+		out = ""
+		while (p <= n) {
+			c = substr(s, p, 1)
+			if (c == "\\") { out = out substr(s, p, 2); p += 2; continue }
+			p++
+			if (c == "\"") return out
+			out = out c
+		}
+		bad = 1
+		return out
+	}
+	function value(path,   c, k, i, v) {
+		ws()
+		c = substr(s, p, 1)
+		if (c == "{") {
+			p++
+			ws()
+			if (substr(s, p, 1) == "}") { p++; return }
+			while (p <= n) {
+				ws()
+				if (substr(s, p, 1) != "\"") break
+				k = str()
+				ws()
+				if (substr(s, p, 1) != ":") break
+				p++
+				value(path == "" ? k : path "." k)
+				ws()
+				c = substr(s, p, 1)
+				p++
+				if (c == "}") return
+				if (c != ",") break
+			}
+			bad = 1
+			return
+		}
+		if (c == "[") {
+			p++
+			ws()
+			if (substr(s, p, 1) == "]") { p++; return }
+			i = 0
+			while (p <= n) {
+				value(path "[" i "]")
+				i++
+				ws()
+				c = substr(s, p, 1)
+				p++
+				if (c == "]") return
+				if (c != ",") break
+			}
+			bad = 1
+			return
+		}
+		if (c == "\"") { v = str(); print path "\t" v; return }
+		v = ""
+		while (p <= n && !index(",}] \t\r\n", substr(s, p, 1))) { v = v substr(s, p, 1); p++ }
+		if (v == "") bad = 1
+		else print path "\t" v
+	}
+	{ s = s $0 "\n" }
+	# the last line says the document was whole: a reader cut short (a
+	# tool killed or failing mid-way) must not pass for a healthy drive
+	END { n = length(s); p = 1; value(""); ws(); if (!bad && n > 0 && p > n) print "#complete\t1" }'
+}
+
+# smart_disk DEV: the device node that answers for the drive holding DEV
+# (a kernel block device name: nvme0n1, nvme0n1p2, sdb1), or nothing when
+# DEV is no drive (dm, loop, md, virtio)
+smart_disk() {
+	_sk=/sys/class/block/$1
+	[ -e "$_sk/partition" ] && _sk=$(readlink -f "$_sk/..")
+	_sk=${_sk##*/}
+	case $_sk in
+	nvme*n* | sd[a-z]* | hd[a-z]*) [ -b "/dev/$_sk" ] && echo "/dev/$_sk" ;;
+	esac
+}
+
+# smart_parse SMARTCTL_FLAT NVME_FLAT: the record from the two documents
+# (json_flat output files; either may be missing or empty)
+smart_parse() {
+	awk -F '\t' -v wear_warn="$SMART_WEAR_WARN" -v spare_margin="$SMART_SPARE_MARGIN" '
+	FILENAME == ARGV[1] { sc[$1] = $2 }
+	FILENAME == ARGV[2] { nv[$1] = $2 }
+	# newer nvme-cli: "critical_warning": {"value": N, ...}
+	FILENAME == ARGV[2] && $1 == "critical_warning.value" { nv["critical_warning"] = $2 }
+	function num(x) { return x ~ /^[0-9]+$/ }
+	function add(what) { why = why (why == "" ? "" : ", ") what }
+	END {
+		src = ""
+		# smartctl: only a document that read the drive counts (exit status
+		# bits 0-1: bad command line, the device did not open)
+		if (sc["#complete"] == 1 && num(sc["smartctl.exit_status"]) && int(sc["smartctl.exit_status"] / 1) % 4 == 0 &&
+		    (("nvme_smart_health_information_log.critical_warning" in sc) ||
+		     ("smart_status.passed" in sc)))
+			src = "smartctl"
+		if (nv["#complete"] != 1) delete nv
+		if (("critical_warning" in nv))
+			src = src (src == "" ? "" : "+") "nvme-cli"
+		if (src == "") { print "source=none"; print "health=unknown"; exit }
+		h = "nvme_smart_health_information_log."
+		if ((h "critical_warning") in sc) {
+			crit = sc[h "critical_warning"]
+			wear = sc[h "percentage_used"]
+			spare = sc[h "available_spare"]
+			spare_t = sc[h "available_spare_threshold"]
+			media = sc[h "media_errors"]
+			unsafe = sc[h "unsafe_shutdowns"]
+			poh = sc[h "power_on_hours"]
+			temp = sc[h "temperature"]
+			wtime = sc[h "warning_temp_time"]
+			ctime = sc[h "critical_comp_time"]
+		} else if ("smart_status.passed" in sc) {
+			# ATA / SCSI: the overall self-assessment, and what attributes say
+			crit = sc["smart_status.passed"] == "false" ? 1 : 0
+			temp = sc["temperature.current"]
+			poh = sc["power_on_time.hours"]
+			for (k in sc) {
+				if (k !~ /^ata_smart_attributes\.table\[[0-9]+\]\.id$/) continue
+				pre = substr(k, 1, length(k) - 2)
+				id = sc[k]
+				if (id == 187) media = sc[pre "raw.value"]
+				if (id == 174 || id == 192) unsafe = sc[pre "raw.value"]
+				# wear: SSD_Life_Left, Media_Wearout_Indicator, Wear_Leveling_Count,
+				# Percent_Lifetime_Remain (normalized, 100 = new)
+				if ((id == 231 || id == 233 || id == 177 || id == 202) && wear == "")
+					wear = 100 - sc[pre "value"]
+			}
+		}
+		# nvme-cli: everything when smartctl is absent, the thermal counters always
+		if ("critical_warning" in nv) {
+			if (crit == "") {
+				crit = nv["critical_warning"]
+				wear = nv["percent_used"]
+				spare = nv["avail_spare"]
+				spare_t = nv["spare_thresh"]
+				media = nv["media_errors"]
+				unsafe = nv["unsafe_shutdowns"]
+				poh = nv["power_on_hours"]
+				if (num(nv["temperature"])) temp = nv["temperature"] - 273
+				wtime = nv["warning_temp_time"]
+				ctime = nv["critical_comp_time"]
+			}
+			if (num(nv["thm_temp1_trans_count"]))
+				tcount = nv["thm_temp1_trans_count"] + nv["thm_temp2_trans_count"]
+			if (num(nv["thm_temp1_total_time"]))
+				tsecs = nv["thm_temp1_total_time"] + nv["thm_temp2_total_time"]
+		}
+		# nvme-cli 2.x may print percentages as "100%"
+		sub(/%$/, "", wear); sub(/%$/, "", spare); sub(/%$/, "", spare_t)
+		health = "ok"
+		if (num(crit) && crit > 0) {
+			health = "critical"
+			if (((h "critical_warning") in sc) || ("critical_warning" in nv)) {
+				c = crit + 0
+				if (c % 2 >= 1) add("spare below threshold")
+				if (c % 4 >= 2) add("temperature out of range")
+				if (c % 8 >= 4) add("reliability degraded")
+				if (c % 16 >= 8) add("media read-only")
+				if (c % 32 >= 16) add("volatile memory backup failed")
+				if (c % 64 >= 32) add("persistent memory region unreliable")
+				if (c >= 64) add("unknown critical warning")
+			} else {
+				add("drive self-assessment failed")
+			}
+		}
+		if (num(wear) && wear + 0 >= wear_warn + 0) add("wear " wear "%")
+		# a threshold of 0: the drive does not report its spare (QEMU)
+		if (num(spare) && num(spare_t) && spare_t > 0 && crit % 2 < 1 &&
+		    spare + 0 <= spare_t + spare_margin)
+			add("spare " spare "% near threshold " spare_t "%")
+		if (num(media) && media > 0) add(media " media error" (media == 1 ? "" : "s"))
+		if (health == "ok" && why != "") health = "warning"
+		print "source=" src
+		print "health=" health
+		print "why=" why
+		print "critical=" crit
+		print "wear_pct=" wear
+		print "spare_pct=" spare
+		print "spare_threshold_pct=" spare_t
+		print "media_errors=" media
+		print "unsafe_shutdowns=" unsafe
+		print "power_on_hours=" poh
+		print "temperature_c=" temp
+		print "warning_temp_minutes=" wtime
+		print "critical_temp_minutes=" ctime
+		print "throttle_count=" tcount
+		print "throttle_seconds=" tsecs
+	}' "$1" "$2"
+}
+
+# smart_record DISK: the record for a drive's device node, asked now
+smart_record() {
+	_sr_t=$(mktemp -d "${TMPDIR:-/tmp}/ssdstripe-smart.XXXXXX") || return 1
+	: >"$_sr_t/sc" && : >"$_sr_t/nv"
+	if command -v "$SMARTCTL" >/dev/null 2>&1; then
+		# -H -A: health and the SMART/health log, nothing written; its exit
+		# status is a bit mask, the document says what worked
+		"$SMARTCTL" --json -H -A "$1" 2>/dev/null | json_flat >"$_sr_t/sc"
+	fi
+	case ${1##*/} in
+	nvme*)
+		if command -v "$NVME_CLI" >/dev/null 2>&1; then
+			"$NVME_CLI" smart-log -o json "$1" 2>/dev/null | json_flat >"$_sr_t/nv"
+		fi
+		;;
+	esac
+	smart_parse "$_sr_t/sc" "$_sr_t/nv"
+	rm -rf "$_sr_t"
+}
+
+# smart_read DEV: sets S_<key> for every record key of the drive holding
+# DEV (a kernel block device name), from a cached answer not older than
+# SMART_CACHE seconds (in $SSDSTRIPE_RUNDIR/smart, default /run/ssdstripe)
+smart_read() {
+	for _sm_k in $SMART_FIELDS; do eval "S_$_sm_k=''"; done
+	# shellcheck disable=SC2034 # read by the tool that sources this
+	S_source=none S_health=unknown
+	_sm_d=$(smart_disk "$1")
+	[ -n "$_sm_d" ] || return 0
+	_sm_c=${SSDSTRIPE_RUNDIR:-/run/ssdstripe}/smart
+	_sm_f=$_sm_c/${_sm_d##*/}
+	_sm_now=$(date +%s)
+	_sm_rec=''
+	if [ -r "$_sm_f" ] && [ "$SMART_CACHE" -gt 0 ]; then
+		_sm_at=$(sed -n 's/^at=//p' "$_sm_f")
+		case $_sm_at in
+		'' | *[!0-9]*) ;;
+		*) [ $((_sm_now - _sm_at)) -lt "$SMART_CACHE" ] && [ "$_sm_at" -le "$_sm_now" ] &&
+			_sm_rec=$(cat "$_sm_f") ;;
+		esac
+	fi
+	if [ -z "$_sm_rec" ]; then
+		_sm_rec=$(smart_record "$_sm_d") || return 0
+		# a cache that cannot be written only costs a drive query
+		if [ "$SMART_CACHE" -gt 0 ] && mkdir -p "$_sm_c" 2>/dev/null &&
+			printf 'at=%s\n%s\n' "$_sm_now" "$_sm_rec" >"$_sm_f.$$" 2>/dev/null; then
+			mv -f "$_sm_f.$$" "$_sm_f" 2>/dev/null || rm -f "$_sm_f.$$"
+		fi
+	fi
+	_sm_old_ifs=$IFS
+	IFS='
+'
+	for _sm_l in $_sm_rec; do
+		_sm_k=${_sm_l%%=*}
+		case " $SMART_FIELDS " in
+		*" $_sm_k "*) eval "S_$_sm_k=\${_sm_l#*=}" ;;
+		esac
+	done
+	IFS=$_sm_old_ifs
+}
+
+# smart_throttled OLD_COUNT OLD_SECONDS COUNT SECONDS: "thermally throttled"
+# (with for how long, when the drive counts time) when the drive's
+# thermal-management counters moved between two readings, else nothing.
+# Unknown (empty) readings never say throttled.
+smart_throttled() {
+	case "$1$2$3$4" in *[!0-9]*) return 0 ;; esac
+	[ -n "$1" ] && [ -n "$3" ] || return 0
+	if [ -n "$2" ] && [ -n "$4" ] && [ "$4" -gt "$2" ]; then
+		echo "thermally throttled for $(($4 - $2)) s"
+	elif [ "$3" -gt "$1" ]; then
+		echo "thermally throttled"
+	fi
+}
