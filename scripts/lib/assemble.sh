@@ -55,47 +55,52 @@ EOF
 # missing (MISSING lists them), 0 if complete (ORDERED = devs by index).
 check_set() {
 	MISSING='' ORDERED=''
-	awk -F'|' -v u="$1" '$2 == u' "$TMPD/labels" | sort -t'|' -k5,5n >"$TMPD/set"
+	label_awk -v u="$1" '$UUID == u' "$TMPD/labels" |
+		sort -t'|' -k"$LABEL_COL_INDEX,${LABEL_COL_INDEX}n" >"$TMPD/set"
 	# the first member (lowest index) is the reference for the geometry
-	IFS='|' read -r _r_dev _r_uuid _r_name _r_mu _r_idx _r_count _r_chunk _r_off _r_data _r_members _r_size <"$TMPD/set"
+	IFS= read -r _cs_l <"$TMPD/set"
+	label_rec "$_cs_l"
+	_r_dev=$L_DEV _r_name=$L_NAME _r_count=$L_COUNT _r_chunk=$L_CHUNK
+	_r_off=$L_OFFSET _r_data=$L_DATA _r_members=$L_MEMBERS
 	_cs_seen=''
-	while IFS='|' read -r dev _u nm mu idx count chunk off data members size; do
-		for _cs_f in name:"$nm":"$_r_name" count:"$count":"$_r_count" \
-			chunk_sectors:"$chunk":"$_r_chunk" data_offset:"$off":"$_r_off" \
-			data_sectors:"$data":"$_r_data"; do
+	while IFS= read -r _cs_l; do
+		label_rec "$_cs_l"
+		for _cs_f in name:"$L_NAME":"$_r_name" count:"$L_COUNT":"$_r_count" \
+			chunk_sectors:"$L_CHUNK":"$_r_chunk" data_offset:"$L_OFFSET":"$_r_off" \
+			data_sectors:"$L_DATA":"$_r_data"; do
 			_cs_k=${_cs_f%%:*} _cs_v=${_cs_f#*:}
 			[ "${_cs_v%%:*}" = "${_cs_v#*:}" ] && continue
-			warn "$dev: $_cs_k ${_cs_v%%:*} differs from ${_cs_v#*:} on $_r_dev (mismatched member)"
+			warn "$L_DEV: $_cs_k ${_cs_v%%:*} differs from ${_cs_v#*:} on $_r_dev (mismatched member)"
 			return 3
 		done
-		if [ "$members" != "$_r_members" ]; then
-			warn "$dev: its member list differs from $_r_dev's (mismatched member of array $nm)"
+		if [ "$L_MEMBERS" != "$_r_members" ]; then
+			warn "$L_DEV: its member list differs from $_r_dev's (mismatched member of array $L_NAME)"
 			return 3
 		fi
-		if [ "$idx" -ge "$count" ]; then
-			warn "$dev: member index $idx is beyond the array's $count members"
+		if [ "$L_INDEX" -ge "$L_COUNT" ]; then
+			warn "$L_DEV: member index $L_INDEX is beyond the array's $L_COUNT members"
 			return 3
 		fi
-		pos=$(echo "$members" | tr ',' '\n' | grep -n -x "$mu" | cut -d: -f1)
-		if [ -z "$pos" ]; then
-			warn "$dev: its member uuid $mu is not in array $nm's member list"
+		_cs_pos=$(echo "$L_MEMBERS" | tr ',' '\n' | grep -n -x "$L_MEMBER" | cut -d: -f1)
+		if [ -z "$_cs_pos" ]; then
+			warn "$L_DEV: its member uuid $L_MEMBER is not in array $L_NAME's member list"
 			return 3
 		fi
-		if [ $((pos - 1)) != "$idx" ]; then
-			warn "$dev: label says member $idx but array $nm's member list puts it at $((pos - 1)) (reordered member)"
+		if [ $((_cs_pos - 1)) != "$L_INDEX" ]; then
+			warn "$L_DEV: label says member $L_INDEX but array $L_NAME's member list puts it at $((_cs_pos - 1)) (reordered member)"
 			return 3
 		fi
-		_cs_dup=$(echo "$_cs_seen" | tr ' ' '\n' | awk -F= -v i="$idx" '$1 == i {print $2}')
+		_cs_dup=$(echo "$_cs_seen" | tr ' ' '\n' | awk -F= -v i="$L_INDEX" '$1 == i {print $2}')
 		if [ -n "$_cs_dup" ]; then
-			warn "$dev and $_cs_dup both claim to be member $idx of array $nm (duplicated member: a cloned disk?)"
+			warn "$L_DEV and $_cs_dup both claim to be member $L_INDEX of array $L_NAME (duplicated member: a cloned disk?)"
 			return 3
 		fi
-		if [ "$size" -lt $((off + data)) ]; then
-			warn "$dev: $size sectors, smaller than its label's data end $((off + data)) (truncated member)"
+		if [ "$L_SIZE" -lt $((L_OFFSET + L_DATA)) ]; then
+			warn "$L_DEV: $L_SIZE sectors, smaller than its label's data end $((L_OFFSET + L_DATA)) (truncated member)"
 			return 3
 		fi
-		_cs_seen="$_cs_seen $idx=$dev"
-		ORDERED="$ORDERED $dev"
+		_cs_seen="$_cs_seen $L_INDEX=$L_DEV"
+		ORDERED="$ORDERED $L_DEV"
 	done <"$TMPD/set"
 	_cs_i=0
 	while [ "$_cs_i" -lt "$_r_count" ]; do
@@ -113,7 +118,7 @@ check_set() {
 # (UUID): name the devices without a label large enough to be one of them,
 # and how to write a lost label back
 lost_hint() {
-	_lh_need=$(awk -F'|' -v u="$2" -v t="$TAIL" '$2 == u {print $8 + $9 + t; exit}' "$TMPD/labels")
+	_lh_need=$(label_awk -v u="$2" -v t="$TAIL" '$UUID == u {print $OFFSET + $DATA + t; exit}' "$TMPD/labels")
 	# a damaged label is the likeliest missing member
 	while IFS='|' read -r _lh_d _lh_why; do
 		warn "$_lh_d: $_lh_why: it may be member$MISSING of array $1"
@@ -139,15 +144,18 @@ lost_hint() {
 # set_table: the table of the set check_set accepted, members as
 # major:minor as dmsetup prints them, so it reads the same live or not
 set_table() {
-	IFS='|' read -r _t_dev _t_uuid _t_name _t_mu _t_idx _t_count _t_chunk _t_off _t_data _t_members _t_size <"$TMPD/set"
-	printf '0 %s ssdstripe %s %s' $((_t_data * _t_count)) "$_t_count" "$_t_chunk"
-	for _t_d in $ORDERED; do printf ' %s %s' "$(majmin "$_t_d")" "$_t_off"; done
+	IFS= read -r _t_l <"$TMPD/set"
+	label_rec "$_t_l"
+	printf '0 %s ssdstripe %s %s' $((L_DATA * L_COUNT)) "$L_COUNT" "$L_CHUNK"
+	for _t_d in $ORDERED; do printf ' %s %s' "$(majmin "$_t_d")" "$L_OFFSET"; done
 	printf '\n'
 }
 
 # activate UUID (after check_set returned 0; $TMPD/set and ORDERED are its)
 activate() {
-	IFS='|' read -r _a_dev _a_uuid _a_name _a_mu _a_idx _a_count _a_chunk _a_off _a_data _a_members _a_size <"$TMPD/set"
+	IFS= read -r _a_l <"$TMPD/set"
+	label_rec "$_a_l"
+	_a_name=$L_NAME _a_size=$((L_DATA * L_COUNT))
 	_a_act=$(active_name_of_uuid "$1")
 	if [ -n "$_a_act" ]; then
 		once "active $_a_name" && say "array $_a_name is already active as /dev/mapper/$_a_act"
@@ -178,7 +186,7 @@ activate() {
 	mknode "$_a_name" || warn "no /dev/mapper/$_a_name node"
 	_a_list=''
 	for _a_d in $ORDERED; do _a_list="$_a_list ${_a_d#/dev/}"; done
-	say "assembled $_a_name from$_a_list ($(human $((_a_data * _a_count))))"
+	say "assembled $_a_name from$_a_list ($(human "$_a_size"))"
 	return 0
 }
 
@@ -220,16 +228,17 @@ assemble_set() {
 # (all of $TMPD/shadowed when UUID is "") that carry another signature are
 # not taken
 refuse_shadowed() {
-	while IFS='|' read -r _rs_d _rs_what _rs_u _rs_n _rs_i _rs_rest; do
-		[ -z "$1" ] || [ "$_rs_u" = "$1" ] || continue
-		once "shadowed $_rs_d" || continue
-		if [ -n "$_rs_n" ]; then
-			_rs_of="member $_rs_i of array $_rs_n"
+	while IFS= read -r _rs_l; do
+		label_rec "$_rs_l"
+		[ -z "$1" ] || [ "$L_UUID" = "$1" ] || continue
+		once "shadowed $L_DEV" || continue
+		if [ -n "$L_NAME" ]; then
+			_rs_of="member $L_INDEX of array $L_NAME"
 		else
 			_rs_of="a damaged ssdstripe label"
 		fi
-		warn "refusing ${_rs_d#/dev/}: it carries $_rs_what now, over its old label ($_rs_of): re-used since the array was made? ('$PROG wipe $_rs_d' drops the old label)"
-		[ -n "$_rs_n" ] && once "not assembled $_rs_u" && warn "array $_rs_n not assembled"
+		warn "refusing ${L_DEV#/dev/}: it carries $L_WHAT now, over its old label ($_rs_of): re-used since the array was made? ('$PROG wipe $L_DEV' drops the old label)"
+		[ -n "$L_NAME" ] && once "not assembled $L_UUID" && warn "array $L_NAME not assembled"
 	done <"$TMPD/shadowed"
 	return 0
 }
@@ -252,12 +261,12 @@ assemble_found() {
 		for _af_d in $_as_devs; do
 			grep -q "^$_af_d|" "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
 		done
-		_af_uuids=$(cut -d'|' -f2 "$TMPD/labels" | sort -u)
+		_af_uuids=$(label_awk '{print $UUID}' "$TMPD/labels" | sort -u)
 		if [ "$(echo "$_af_uuids" | wc -l)" -gt 1 ]; then
-			_af_ref=$(head -n 1 "$TMPD/labels")
-			_af_refu=$(echo "$_af_ref" | cut -d'|' -f2)
-			_af_bad=$(awk -F'|' -v u="$_af_refu" '$2 != u {print $1 " belongs to array " $3 " (" $2 ")"; exit}' "$TMPD/labels")
-			warn "$_af_bad, not to array $(echo "$_af_ref" | cut -d'|' -f3) ($_af_refu) like ${_af_ref%%|*} (mixed arrays)"
+			IFS= read -r _af_l <"$TMPD/labels"
+			label_rec "$_af_l"
+			_af_bad=$(label_awk -v u="$L_UUID" '$UUID != u {print $DEV " belongs to array " $NAME " (" $UUID ")"; exit}' "$TMPD/labels")
+			warn "$_af_bad, not to array $L_NAME ($L_UUID) like $L_DEV (mixed arrays)"
 			return 3
 		fi
 	else
@@ -266,16 +275,12 @@ assemble_found() {
 			case $_af_n in
 			uuid=*)
 				# an ARRAY uuid=UUID line of the configuration
-				_af_u=$({
-					awk -F'|' -v u="${_af_n#uuid=}" '$2 == u {print $2}' "$TMPD/labels"
-					awk -F'|' -v u="${_af_n#uuid=}" '$3 == u {print $3}' "$TMPD/shadowed"
-				} | sort -u)
+				_af_u=$(label_awk -v u="${_af_n#uuid=}" '$UUID == u {print $UUID}' \
+					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
 				_af_act=$(active_name_of_uuid "${_af_n#uuid=}") ;;
 			*)
-				_af_u=$({
-					awk -F'|' -v n="$_af_n" '$3 == n {print $2}' "$TMPD/labels"
-					awk -F'|' -v n="$_af_n" '$4 == n && $3 != "" {print $3}' "$TMPD/shadowed"
-				} | sort -u)
+				_af_u=$(label_awk -v n="$_af_n" '$NAME == n && $UUID != "" {print $UUID}' \
+					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
 				_af_act=$(active_arrays | grep -x "$_af_n") ;;
 			esac
 			if [ -z "$_af_u" ]; then
@@ -297,7 +302,7 @@ assemble_found() {
 	fi
 	for _af_u in $_af_uuids; do
 		# a member that carries another signature now: not this array
-		if [ -z "$2" ] && awk -F'|' -v u="$_af_u" '$3 == u {f = 1} END {exit !f}' "$TMPD/shadowed"; then
+		if [ -z "$2" ] && has_shadowed "$_af_u"; then
 			if [ -z "$(active_name_of_uuid "$_af_u")" ]; then
 				refuse_shadowed "$_af_u"
 				_af_rc=3
@@ -306,7 +311,7 @@ assemble_found() {
 		fi
 		check_set "$_af_u" 2>"$TMPD/why"
 		_af_c=$?
-		_af_nm=$(awk -F'|' -v u="$_af_u" '$2 == u {print $3; exit}' "$TMPD/labels")
+		_af_nm=$(label_awk -v u="$_af_u" '$UUID == u {print $NAME; exit}' "$TMPD/labels")
 		case $_af_c in
 		0) activate "$_af_u" || { _af_c=$?; [ "$_af_c" -gt "$_af_rc" ] && _af_rc=$_af_c; } ;;
 		4)
@@ -318,7 +323,7 @@ assemble_found() {
 			fi
 			_af_incomplete=1
 			if [ -n "${3:-}" ]; then
-				_af_m=$(awk -F'|' -v u="$_af_u" '$2 == u {print $10; exit}' "$TMPD/labels")
+				_af_m=$(label_awk -v u="$_af_u" '$UUID == u {print $MEMBERS; exit}' "$TMPD/labels")
 				for _af_i in $MISSING; do
 					warn "array $_af_nm: member $_af_i ($(echo "$_af_m" | cut -d, -f$((_af_i + 1)))) not found (incomplete)"
 				done
@@ -431,10 +436,8 @@ assemble_boot_late() {
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
-	_bl_names=$({
-		cut -d'|' -f2,3 "$TMPD/labels"
-		cut -d'|' -f3,4 "$TMPD/shadowed"
-	} | sed '/^|*$/d' | sort -u)
+	_bl_names=$(label_awk '$UUID != "" || $NAME != "" {print $UUID "|" $NAME}' \
+		"$TMPD/labels" "$TMPD/shadowed" | sort -u)
 	_bl_did=''
 	for _bl_un in $_bl_names; do
 		_bl_u=${_bl_un%%|*} _bl_n=${_bl_un#*|}
@@ -482,7 +485,7 @@ assemble_incremental() {
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
-	if awk -F'|' -v u="$_in_u" '$3 == u {f = 1} END {exit !f}' "$TMPD/shadowed"; then
+	if has_shadowed "$_in_u"; then
 		refuse_shadowed "$_in_u"
 		return 3
 	fi
@@ -554,10 +557,7 @@ cmd_assemble() {
 		tmpdir
 		# shellcheck disable=SC2046 # a list of device paths
 		collect $(candidates)
-		names=$({
-			cut -d'|' -f3 "$TMPD/labels"
-			cut -d'|' -f4 "$TMPD/shadowed"
-		} | sed '/^$/d' | sort -u)
+		names=$(label_awk '$NAME != "" {print $NAME}' "$TMPD/labels" "$TMPD/shadowed" | sort -u)
 		if [ -z "$names" ]; then
 			[ -n "$boot" ] && { say "ssdstripe: no arrays found"; return 0; }
 			# members of active arrays are held, so their labels are not

@@ -291,10 +291,11 @@ cmd_create() {
 		zero_range "$d" 0 "$DATA_OFFSET" || die 1 "cannot write to $d"
 		zero_range "$d" $((sz - TAIL)) "$TAIL" || die 1 "cannot write to $d"
 		drop_partitions "$d"
-		mu=$(echo "$members" | cut -d, -f$((i + 1)))
+		L_NAME=$name L_UUID=$uuid L_MEMBER=$(echo "$members" | cut -d, -f$((i + 1)))
+		L_INDEX=$i L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
+		L_MEMBERS=$members L_CREATED=''
 		# from a file, so dd reads the label in one piece and pads it
-		label_block "$name" "$uuid" "$mu" "$i" "$n" "$chunk_s" "$DATA_OFFSET" "$data" "$members" \
-			>"$TMPD/label"
+		label_block >"$TMPD/label"
 		_cr_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
 			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cr_e" | tail -n 1)"
 		say "member ${d#/dev/}: $(human "$sz"), uses $(human "$data")"
@@ -362,13 +363,14 @@ create_clean() {
 	# a member said to be lost must not be somewhere else
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
-	{ cut -d'|' -f1-3 "$TMPD/labels"; cut -d'|' -f1,3,4 "$TMPD/shadowed"; } >"$TMPD/others"
-	while IFS='|' read -r other _cc_u _cc_n; do
-		case " $devs " in *" $other "*) continue ;; esac
-		if [ -n "$_cc_ref" ] && [ "$_cc_u" = "$R_UUID" ]; then
-			_cc_no 3 "$other carries a label of array $name (uuid $R_UUID): that member is not lost (see '$PROG examine $other')"
-		elif [ -z "$_cc_ref" ] && [ "$_cc_n" = "$name" ]; then
-			_cc_no 3 "$other carries a label of an array called $name: use the devices that carry its labels"
+	cat "$TMPD/labels" "$TMPD/shadowed" >"$TMPD/others"
+	while IFS= read -r _cc_l; do
+		label_rec "$_cc_l"
+		case " $devs " in *" $L_DEV "*) continue ;; esac
+		if [ -n "$_cc_ref" ] && [ "$L_UUID" = "$R_UUID" ]; then
+			_cc_no 3 "$L_DEV carries a label of array $name (uuid $R_UUID): that member is not lost (see '$PROG examine $L_DEV')"
+		elif [ -z "$_cc_ref" ] && [ "$L_NAME" = "$name" ]; then
+			_cc_no 3 "$L_DEV carries a label of an array called $name: use the devices that carry its labels"
 		fi
 	done <"$TMPD/others"
 	[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
@@ -396,8 +398,10 @@ create_clean() {
 	load_module
 	for l in $_cc_lost; do
 		i=${l%%=*} d=${l#*=}
-		label_block "$name" "$R_UUID" "$(echo "$R_MEMBERS" | cut -d, -f$((i + 1)))" "$i" "$R_COUNT" \
-			"$R_CHUNK" "$R_OFFSET" "$R_DATA" "$R_MEMBERS" "$R_CREATED" >"$TMPD/label"
+		L_NAME=$name L_UUID=$R_UUID L_MEMBER=$(echo "$R_MEMBERS" | cut -d, -f$((i + 1)))
+		L_INDEX=$i L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET L_DATA=$R_DATA
+		L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED
+		label_block >"$TMPD/label"
 		_cc_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
 			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cc_e" | tail -n 1)"
 		if [ -n "$_cc_new" ]; then

@@ -66,19 +66,19 @@ cmd_list() {
 			"$(human "$(cat "$_li_s/ssdstripe/chunk_sectors" 2>/dev/null || echo 0)")" "${_li_u:--}"
 	done
 	# the geometry from any member: labelled, or shadowed (same fields)
-	{
-		awk -F'|' '{print $2 "|" $3 "|" $6 "|" $7 "|" $9}' "$TMPD/labels"
-		awk -F'|' '$3 != "" {print $3 "|" $4 "|" $6 "|" $7 "|" $8}' "$TMPD/shadowed"
-	} | sort -t'|' -k1,1 -u | while IFS='|' read -r u nm count chunk data; do
-		[ -n "$(active_name_of_uuid "$u")" ] && continue
-		have=$(grep -cF "|$u|" "$TMPD/labels")
+	label_awk '$UUID != ""' "$TMPD/labels" "$TMPD/shadowed" |
+		sort -t'|' -k"$LABEL_COL_UUID,$LABEL_COL_UUID" -u | while IFS= read -r _li_l; do
+		label_rec "$_li_l"
+		[ -n "$(active_name_of_uuid "$L_UUID")" ] && continue
+		have=$(label_awk -v u="$L_UUID" '$UUID == u {n++} END {print n + 0}' "$TMPD/labels")
 		st=inactive
-		grep -qF "|$u|" "$TMPD/shadowed" && st=shadowed
-		printf '%-16s %-9s %7s %10s %9s %s\n' "$nm" "$st" "$have/$count" \
-			"$(human $((data * count)))" "$(human "$chunk")" "$u"
+		has_shadowed "$L_UUID" && st=shadowed
+		printf '%-16s %-9s %7s %10s %9s %s\n' "$L_NAME" "$st" "$have/$L_COUNT" \
+			"$(human $((L_DATA * L_COUNT)))" "$(human "$L_CHUNK")" "$L_UUID"
 	done
-	while IFS='|' read -r _d what _u nm i _rest; do
-		warn "$_d: ${nm:+member $i of array $nm: }label shadowed by $what (assemble refuses it)"
+	while IFS= read -r _li_l; do
+		label_rec "$_li_l"
+		warn "$L_DEV: ${L_NAME:+member $L_INDEX of array $L_NAME: }label shadowed by $L_WHAT (assemble refuses it)"
 	done <"$TMPD/shadowed"
 	return 0
 }
@@ -102,11 +102,11 @@ cmd_table() {
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
-	u=$(awk -F'|' -v n="$1" '$3 == n {print $2}' "$TMPD/labels" | sort -u)
+	u=$(label_awk -v n="$1" '$NAME == n {print $UUID}' "$TMPD/labels" | sort -u)
 	[ -n "$u" ] || die 4 "no array called $1"
 	[ "$(echo "$u" | wc -l)" = 1 ] || die 3 "two different arrays are called $1"
 	# a member that carries another signature now is not this array's
-	if awk -F'|' -v u="$u" '$3 == u {f = 1} END {exit !f}' "$TMPD/shadowed"; then
+	if has_shadowed "$u"; then
 		refuse_shadowed "$u"
 		die 3 "array $1: a member carries another signature now: no table"
 	fi
