@@ -137,25 +137,11 @@ drop_partitions() {
 drive_ids() {
 	_di=$(sysdir "$1") || return 0
 	[ -e "$_di/partition" ] && _di=${_di%/*}
-	for _di_f in "$_di/device/serial" "$_di/device/device/serial" "$_di/serial" "$_di/device/vpd_pg80"; do
-		_di_word "$_di_f" && { echo "serial:$_di_v"; break; }
-	done
+	drive_serial "$_di" && echo "serial:$V"
 	for _di_f in "$_di/wwid" "$_di/device/wwid"; do
-		_di_word "$_di_f" && { echo "wwn:$_di_v"; break; }
+		sysfs_word "$_di_f" && { echo "wwn:$V"; break; }
 	done
 	return 0
-}
-# _di_word FILE: _di_v = FILE's printable text, trimmed (vpd_pg80 starts
-# with binary bytes); the shell reads the plain files itself
-_di_word() {
-	[ -r "$1" ] || return 1
-	case $1 in
-	*/vpd_pg80) _di_v=$(tr -d '\000' <"$1" 2>/dev/null | sed 's/[^ -~]//g') ;;
-	*) _di_v=''; IFS= read -r _di_v <"$1" 2>/dev/null ;;
-	esac
-	_di_v=${_di_v#"${_di_v%%[! ]*}"}
-	_di_v=${_di_v%"${_di_v##*[! ]}"}
-	[ -n "$_di_v" ]
 }
 
 cmd_create() {

@@ -105,24 +105,17 @@ cmd_detail() {
 		printf '},"members":['
 	else
 		advice "$nm" "$astate"
-		printf '  %-2s %-14s %-20s %-12s %10s %-8s %6s %7s %8s\n' \
-			'#' DEVICE MODEL SERIAL SIZE STATE ERRORS RETRIES LAT_US
+		member_columns d
+		member_row header
 	fi
 	i=0
 	for st in ${snap#* }; do
-		member_info "$s" "$i"
-		msize=$(cat "/sys/class/block/$M_DEV/size" 2>/dev/null || echo 0)
+		member_info "$s" "$i" "$st"
 		if [ -n "$json" ]; then
 			[ "$i" = 0 ] || printf ','
-			printf '{"index":%s,"device":%s,"model":%s,"serial":%s,"size_sectors":%s' "$i" \
-				"$(json_str "$M_DEV")" "$(jstr_or_null "$M_MODEL")" \
-				"$(jstr_or_null "$M_SERIAL")" "$msize"
-			printf ',"state":%s,"errors":%s,"retries":%s,"latency_us":%s}' \
-				"$(json_str "$st")" "$M_errors" "$M_retries" "$M_latency_us"
+			member_json d
 		else
-			printf '  %-2s %-14s %-20.20s %-12.12s %10s %-8s %6s %7s %8s\n' "$i" \
-				"$(prettyname "$M_DEV")" "${M_MODEL:--}" "${M_SERIAL:--}" "$(human "$msize")" \
-				"$st" "$M_errors" "$M_retries" "$M_latency_us"
+			member_row
 		fi
 		i=$((i + 1))
 	done

@@ -52,6 +52,37 @@ prettyname() {
 	fi
 }
 
+# read_attr FILE [DEFAULT]: V = FILE's first line; DEFAULT ('') and false
+# when it cannot be read.  The shell reads it: no process per attribute.
+read_attr() {
+	V=''
+	{ IFS= read -r V || [ -n "$V" ]; } 2>/dev/null <"$1" && return 0
+	V=${2-}
+	return 1
+}
+# trim: V without the white space around it
+trim() { V=${V#"${V%%[![:space:]]*}"}; V=${V%"${V##*[![:space:]]}"}; }
+# sysfs_word FILE: V = FILE's printable text, trimmed; false if none (a
+# VPD page starts with binary bytes: the C locale's printable ASCII only)
+sysfs_word() {
+	[ -r "$1" ] || return 1
+	case $1 in
+	*/vpd_pg80) V=$(LC_ALL=C tr -cd ' -~' <"$1" 2>/dev/null) ;;
+	*) read_attr "$1" ;;
+	esac
+	trim
+	[ -n "$V" ]
+}
+# drive_serial SYSDIR: V = the serial number of the drive whose sysfs
+# directory (a whole disk's) is SYSDIR; false where it has none (dm, loop)
+drive_serial() {
+	for _ds in "$1/device/serial" "$1/device/device/serial" "$1/serial" "$1/device/vpd_pg80"; do
+		sysfs_word "$_ds" && return 0
+	done
+	V=''
+	return 1
+}
+
 # every block device a label could be on (whole disks, partitions, dm)
 candidates() {
 	for _c in /sys/class/block/*; do

@@ -227,16 +227,6 @@ array_uuid() {
 	case $_au in "$DM_UUID_PREFIX"*) echo "${_au#"$DM_UUID_PREFIX"}" ;; esac
 }
 
-# prom_escape VALUE: PE = VALUE as a Prometheus label value (a fork only
-# when there is something to escape)
-prom_escape() {
-	case $1 in
-	*[\\\"]* | *'
-'*) PE=$(printf '%s' "$1" | awk 'BEGIN { RS = "\001" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\n/, "\\n"); printf "%s", $0 }') ;;
-	*) PE=$1 ;;
-	esac
-}
-
 # Every metric: name, type, help.  node_exporter's conventions: base units
 # (bytes, seconds), counters end in _total, a state is one series per
 # possible value, identity is an _info metric of value 1.  Every sample is
@@ -251,25 +241,8 @@ ssdstripe_array_members gauge Number of members of the array.
 ssdstripe_array_chunk_bytes gauge Chunk (stripe unit) size of the array in bytes.
 ssdstripe_array_size_bytes gauge Size of the array in bytes.
 ssdstripe_member_info gauge Member identity, value 1: kernel device name, model, serial and firmware revision as the drive reports them.
-ssdstripe_member_state gauge Member state (ok, slow, erroring, failed): 1 for the current one, 0 for the others.
-ssdstripe_member_reads_total counter Read requests sent to the member (read_ios).
-ssdstripe_member_writes_total counter Write requests sent to the member (write_ios).
-ssdstripe_member_flushes_total counter Flush requests sent to the member (flush_ios).
-ssdstripe_member_discards_total counter Discard requests sent to the member (discard_ios).
-ssdstripe_member_write_zeroes_total counter Write-zeroes requests sent to the member (write_zeroes_ios).
-ssdstripe_member_read_bytes_total counter Bytes read from the member (read_sectors).
-ssdstripe_member_written_bytes_total counter Bytes written to the member (write_sectors).
-ssdstripe_member_discarded_bytes_total counter Bytes discarded on the member (discard_sectors).
-ssdstripe_member_errors_total counter I/O errors of the member, every operation (errors); kept until cleared.
-ssdstripe_member_read_errors_total counter Read errors of the member (read_errors).
-ssdstripe_member_write_errors_total counter Write errors of the member (write_errors).
-ssdstripe_member_flush_errors_total counter Flush errors of the member (flush_errors).
-ssdstripe_member_discard_errors_total counter Discard errors of the member (discard_errors).
-ssdstripe_member_retries_total counter Requests the member completed as retry or would-block, not counted as errors (retries).
-ssdstripe_member_inflight gauge Requests in flight on the member.
-ssdstripe_member_latency_seconds gauge Recent mean completion latency of the member.
-ssdstripe_member_temperature_celsius gauge Drive temperature from hwmon, where the kernel has one.
 EOF
+	member_metric_defs
 }
 
 # write_metrics FILE: Prometheus text format for all arrays, replaced
@@ -295,37 +268,8 @@ write_metrics() {
 			printf 'ssdstripe_array_size_bytes{%s} %s\n' "$al" $(($(cat "$s/../size") * 512))
 			i=0
 			for mst in ${snap#* }; do
-				member_info "$s" "$i"
-				prom_escape "$M_SERIAL"
-				l="$al,member=\"$i\",serial=\"$PE\""
-				prom_escape "$M_DEV"
-				_wm_i="device=\"$PE\""
-				prom_escape "$M_MODEL"
-				_wm_i="$_wm_i,model=\"$PE\""
-				prom_escape "$M_FW"
-				printf 'ssdstripe_member_info{%s,%s,firmware="%s"} 1\n' "$l" "$_wm_i" "$PE"
-				for st in ok slow erroring failed; do
-					printf 'ssdstripe_member_state{%s,state="%s"} %d\n' "$l" "$st" \
-						"$([ "$mst" = "$st" ] && echo 1 || echo 0)"
-				done
-				printf 'ssdstripe_member_reads_total{%s} %s\n' "$l" "$M_read_ios"
-				printf 'ssdstripe_member_writes_total{%s} %s\n' "$l" "$M_write_ios"
-				printf 'ssdstripe_member_flushes_total{%s} %s\n' "$l" "$M_flush_ios"
-				printf 'ssdstripe_member_discards_total{%s} %s\n' "$l" "$M_discard_ios"
-				printf 'ssdstripe_member_write_zeroes_total{%s} %s\n' "$l" "$M_write_zeroes_ios"
-				printf 'ssdstripe_member_read_bytes_total{%s} %s\n' "$l" $((M_read_sectors * 512))
-				printf 'ssdstripe_member_written_bytes_total{%s} %s\n' "$l" $((M_write_sectors * 512))
-				printf 'ssdstripe_member_discarded_bytes_total{%s} %s\n' "$l" $((M_discard_sectors * 512))
-				printf 'ssdstripe_member_errors_total{%s} %s\n' "$l" "$M_errors"
-				printf 'ssdstripe_member_read_errors_total{%s} %s\n' "$l" "$M_read_errors"
-				printf 'ssdstripe_member_write_errors_total{%s} %s\n' "$l" "$M_write_errors"
-				printf 'ssdstripe_member_flush_errors_total{%s} %s\n' "$l" "$M_flush_errors"
-				printf 'ssdstripe_member_discard_errors_total{%s} %s\n' "$l" "$M_discard_errors"
-				printf 'ssdstripe_member_retries_total{%s} %s\n' "$l" "$M_retries"
-				printf 'ssdstripe_member_inflight{%s} %s\n' "$l" "$M_inflight"
-				printf 'ssdstripe_member_latency_seconds{%s} %d.%06d\n' "$l" \
-					$((M_latency_us / 1000000)) $((M_latency_us % 1000000))
-				[ -n "$M_TEMP" ] && printf 'ssdstripe_member_temperature_celsius{%s} %s\n' "$l" "$M_TEMP"
+				member_info "$s" "$i" "$mst"
+				member_prom "$al"
 				i=$((i + 1))
 			done
 		done
