@@ -92,14 +92,24 @@ EOF
 
 json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '[:cntrl:]')"; }
 
-# prom_escape VALUE: PE = VALUE as a Prometheus label value (a fork only
-# when there is something to escape)
+# prom_escape VALUE: PE = VALUE as a Prometheus label value: \ " and a
+# newline escaped, by the shell (awks disagree on backslashes in gsub:
+# mawk, Debian's awk, left a \ as it was)
 prom_escape() {
-	case $1 in
-	*[\\\"]* | *'
-'*) PE=$(printf '%s' "$1" | awk 'BEGIN { RS = "\001" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\n/, "\\n"); printf "%s", $0 }') ;;
-	*) PE=$1 ;;
-	esac
+	PE=$1
+	case $1 in *[\\\"]* | *"$NL"*) ;; *) return 0 ;; esac
+	PE='' _pe=$1
+	while [ -n "$_pe" ]; do
+		_pe_r=${_pe#?}
+		_pe_c=${_pe%"$_pe_r"}
+		_pe=$_pe_r
+		case $_pe_c in
+		\\) PE="$PE\\\\" ;;
+		\") PE="$PE\\\"" ;;
+		"$NL") PE="$PE\\n" ;;
+		*) PE="$PE$_pe_c" ;;
+		esac
+	done
 }
 
 # member_json VIEW: the member_info fields as a JSON object, those of the
