@@ -117,7 +117,7 @@ UNITDIR ?= $(LIBDIR)/systemd/system
 UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
 # the tool's library (scripts/lib), sourced by $(SBINDIR)/ssdstripe
 TOOLLIBDIR ?= $(LIBDIR)/ssdstripe
-TOOLLIB = $(wildcard scripts/lib/*.sh)
+TOOLLIB = $(wildcard scripts/lib/*.sh) scripts/lib/initramfs-commands
 # kernel release of KDIR (its headers know it); lib/modules/<KVER>/updates
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
