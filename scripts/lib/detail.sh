@@ -108,17 +108,8 @@ cmd_detail() {
 		member_columns d
 		member_row header
 	fi
-	i=0
-	for st in ${snap#* }; do
-		member_info "$s" "$i" "$st"
-		if [ -n "$json" ]; then
-			[ "$i" = 0 ] || printf ','
-			member_json d
-		else
-			member_row
-		fi
-		i=$((i + 1))
-	done
+	# shellcheck disable=SC2086 # the member states are words
+	members_out "$s" d "$json" ${snap#* }
 	[ -n "$json" ] && printf ']}\n'
 	return 0
 }

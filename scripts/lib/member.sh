@@ -178,6 +178,25 @@ member_row() {
 	printf "  ${_mr_f# }\\n" "$@"
 }
 
+# members_out ARRAYSYS VIEW JSON STATE...: every member of the array, its
+# state from the caller's snapshot: the JSON objects of the status (s) or
+# detail (d) view, comma-separated, when JSON is not empty, else the rows
+# of the table member_columns chose
+members_out() {
+	_ms_s=$1 _ms_v=$2 _ms_j=$3 _ms_i=0
+	shift 3
+	for _ms_st in "$@"; do
+		member_info "$_ms_s" "$_ms_i" "$_ms_st"
+		if [ -n "$_ms_j" ]; then
+			[ "$_ms_i" = 0 ] || printf ','
+			member_json "$_ms_v"
+		else
+			member_row
+		fi
+		_ms_i=$((_ms_i + 1))
+	done
+}
+
 # member_prom LABELS: the member_info fields as Prometheus samples, every
 # one labelled LABELS (the array's) and the member's key labels; HELP and
 # TYPE come from metric_defs

@@ -80,17 +80,8 @@ cmd_status() {
 			advice "$nm" "$astate"
 			member_row header
 		fi
-		i=0
-		for st in ${snap#* }; do
-			member_info "$s" "$i" "$st"
-			if [ -n "$json" ]; then
-				[ "$i" = 0 ] || printf ','
-				member_json s
-			else
-				member_row
-			fi
-			i=$((i + 1))
-		done
+		# shellcheck disable=SC2086 # the member states are words
+		members_out "$s" s "$json" ${snap#* }
 		[ -n "$json" ] && printf ']}'
 	done
 	[ -n "$json" ] && printf ']}\n'
