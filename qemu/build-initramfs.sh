@@ -151,8 +151,9 @@ depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 [ -e "$mroot/modules.dep" ] || die "depmod failed"
 
 # ---- the ssdstripe tool ------------------------------------------------
+# where make install puts them: the entry in sbin, its library in lib
 install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/sbin/ssdstripe"
-mkdir -p "$root/usr/lib/ssdstripe"
+install -d "$root/usr/lib/ssdstripe"
 install -m 0644 "$repo"/scripts/lib/*.sh "$root/usr/lib/ssdstripe/"
 
 # ---- tests and init ----------------------------------------------------
