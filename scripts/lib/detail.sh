@@ -13,8 +13,10 @@ time (ISO 8601 UTC, from member 0's label; - for a raw dmsetup array),
 array state, members, chunk and size; discard passdown, per-member
 statistics and every health threshold (the live table's value, or the
 target's default; a changed one says its default); then per member its
-index, device, model, serial, size, state, errors, retries and recent mean
-latency.  --json prints the same as one object.  Reads only.
+index, device, model, serial, size, state, errors, retries, recent mean
+latency and what its drive says of its health (SMART: ok, warning,
+critical or unknown; every figure in --json), and a line for each drive
+that is not ok.  --json prints the same as one object.  Reads only.
 Exit: 0 (whatever the state: status exits by state), 2 usage, 4 no such
 array.
 EOF
@@ -108,8 +110,10 @@ cmd_detail() {
 		member_columns d
 		member_row header
 	fi
+	DRIVE_NOTES=''
 	# shellcheck disable=SC2086 # the member states are words
 	members_out "$s" d "$json" ${snap#* }
 	[ -n "$json" ] && printf ']}\n'
+	[ -n "$json" ] || printf '%s' "$DRIVE_NOTES"
 	return 0
 }

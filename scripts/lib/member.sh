@@ -18,8 +18,10 @@
 #            device's name), human (sectors as 1.5 GiB), temp (42C or -)
 #   detail   its column in the detail table, as status
 #   metric   Prometheus: NAME:TYPE:UNIT (UNIT - as is, bytes from sectors,
-#            seconds from microseconds, opt: no sample when empty), or
-#            NAME:TYPE:state (one sample per state), key:LABEL (a label of
+#            seconds from microseconds, minutes: seconds from minutes
+#            and no sample when empty, opt: no sample when empty), or
+#            NAME:TYPE:state (one sample per member state),
+#            NAME:TYPE:states=A,B,C (one sample per word), key:LABEL (a label of
 #            every member sample), info:LABEL (a label of
 #            ssdstripe_member_info), - for none
 #   help     the metric's HELP text
@@ -218,12 +220,17 @@ EOF
 		eval "_mp_v=\${M_$_mp_n-}"
 		_mp_name=${_mp_m%%:*}
 		case ${_mp_m##*:} in
-		state)
-			for _mp_s in ok slow erroring failed; do
+		state | states=*)
+			_mp_ss=${_mp_m##*:states=}
+			[ "$_mp_ss" != "$_mp_m" ] || _mp_ss=ok,slow,erroring,failed
+			_mp_ifs=$IFS IFS=,
+			for _mp_s in $_mp_ss; do
 				_mp_b=0
 				[ "$_mp_v" = "$_mp_s" ] && _mp_b=1
 				printf '%s{%s,state="%s"} %d\n' "$_mp_name" "$_mp_l" "$_mp_s" "$_mp_b"
-			done ;;
+			done
+			IFS=$_mp_ifs ;;
+		minutes) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 60)) ;;
 		bytes) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 512)) ;;
 		seconds) printf '%s{%s} %d.%06d\n' "$_mp_name" "$_mp_l" $((_mp_v / 1000000)) $((_mp_v % 1000000)) ;;
 		opt) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;

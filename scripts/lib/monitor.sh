@@ -10,11 +10,18 @@ usage: $PROG monitor [--exec CMD] [--exec-timeout SECS] [--textfile PATH]
                      [--interval SECS] [--config] [--once]
 
 Watch every active array.  On each member state change (and at start for
-members that are not ok), and when an array appears or goes, print a line
-and run CMD with sh -c, with
-  SSDSTRIPE_EVENT (member-state, array-added, array-removed),
+members that are not ok), when an array appears or goes, and when a
+member's drive changes what it says of its health, print a line and run
+CMD with sh -c, with
+  SSDSTRIPE_EVENT (member-state, array-added, array-removed; drive-health:
+    the drive's word ok, warning or critical changed; media-errors: its
+    media error count grew; drive-throttled: its thermal throttling
+    counters moved while the member stays slow),
   SSDSTRIPE_ARRAY, SSDSTRIPE_UUID, SSDSTRIPE_MEMBER, SSDSTRIPE_DEVICE,
-  SSDSTRIPE_SERIAL, SSDSTRIPE_OLD_STATE, SSDSTRIPE_STATE, SSDSTRIPE_ARRAY_STATE
+  SSDSTRIPE_SERIAL, SSDSTRIPE_OLD_STATE, SSDSTRIPE_STATE, SSDSTRIPE_ARRAY_STATE,
+  SSDSTRIPE_DETAIL (why, in words: "reliability degraded"; "slow:
+    thermally throttled for 45 s" when a member turns slow while its
+    drive throttles)
 in its environment.  Hooks run in the background, each in a session of its
 own, and never hold up the monitor: one still running after --exec-timeout
 SECS (default $MON_EXEC_TIMEOUT) is killed with TERM, and with KILL $HOOK_KILL_GRACE s later.
@@ -29,7 +36,8 @@ $CONF: MONITOR_EXEC, MONITOR_EXEC_TIMEOUT, MONITOR_TEXTFILE,
 MONITOR_INTERVAL (ssdstripe-monitor.service runs monitor --config).
 --once polls once, waits for its hooks and exits with the status exit code.
 Exit: 2 bad usage, a textfile that cannot be written included;
---once: 0 optimal, 5 slow, 6 erroring, 7 failed.
+--once: 0 optimal, 5 slow or a drive warns, 6 erroring or a drive is
+critical, 7 failed.
 EOF
 }
 
@@ -75,7 +83,7 @@ hook_signal() {
 }
 
 fire() { # fire EVENT ARRAY MEMBER DEVICE OLD NEW ARRAYSTATE UUID SERIAL
-	say "$(date '+%Y-%m-%d %H:%M:%S') $2: $1${3:+ member $3}${4:+ ($4)}${5:+ $5 ->}${6:+ $6}${7:+, array $7}"
+	say "$(date '+%Y-%m-%d %H:%M:%S') $2: $1${3:+ member $3}${4:+ ($4)}${5:+ $5 ->}${6:+ $6}${7:+, array $7}${FIRE_DETAIL:+: $FIRE_DETAIL}"
 	[ -n "$mon_exec" ] || return 0
 	# In the background, in a session of its own (setsid execs, it does not
 	# fork: this subshell is no process group leader), so that a timeout or
@@ -83,10 +91,10 @@ fire() { # fire EVENT ARRAY MEMBER DEVICE OLD NEW ARRAYSTATE UUID SERIAL
 	(
 		SSDSTRIPE_EVENT=$1 SSDSTRIPE_ARRAY=$2 SSDSTRIPE_MEMBER=$3 SSDSTRIPE_DEVICE=$4
 		SSDSTRIPE_OLD_STATE=$5 SSDSTRIPE_STATE=$6 SSDSTRIPE_ARRAY_STATE=$7
-		SSDSTRIPE_UUID=$8 SSDSTRIPE_SERIAL=$9
+		SSDSTRIPE_UUID=$8 SSDSTRIPE_SERIAL=$9 SSDSTRIPE_DETAIL=${FIRE_DETAIL-}
 		export SSDSTRIPE_EVENT SSDSTRIPE_ARRAY SSDSTRIPE_MEMBER SSDSTRIPE_DEVICE \
 			SSDSTRIPE_OLD_STATE SSDSTRIPE_STATE SSDSTRIPE_ARRAY_STATE SSDSTRIPE_UUID \
-			SSDSTRIPE_SERIAL
+			SSDSTRIPE_SERIAL SSDSTRIPE_DETAIL
 		[ -n "$mon_setsid" ] && exec setsid sh -c "$mon_exec"
 		exec sh -c "$mon_exec"
 	) </dev/null &
@@ -333,12 +341,16 @@ mon_poll() {
 		for st in ${snap#* }; do
 			old=''
 			[ -n "$prev" ] && old=$(echo "$prev" | cut -d' ' -f$((i + 2)))
+			drive_watch "$nm" "$i" "$st" "${old:-$st}" "$astate" "$s"
 			if { [ -n "$old" ] && [ "$old" != "$st" ]; } ||
 				{ [ -z "$old" ] && [ "$st" != ok ]; }; then
 				member_info "$s" "$i"
 				[ -n "$u" ] || u=$(array_uuid "$nm")
+				# a slow member whose drive throttled meanwhile: say so
+				[ "$st" = slow ] && FIRE_DETAIL=${DRIVE_THROTTLED:+slow: $DRIVE_THROTTLED}
 				fire member-state "$nm" "$i" "$M_DEV" "${old:-unknown}" "$st" "$astate" \
 					"$u" "$M_SERIAL"
+				FIRE_DETAIL=''
 			fi
 			i=$((i + 1))
 		done

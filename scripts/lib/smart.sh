@@ -34,9 +34,6 @@
 #   throttle_count, throttle_seconds   thermal-management transitions and
 #                  total time, TMT1 + TMT2 (NVMe, nvme-cli)
 
-SMART_CACHE=${SSDSTRIPE_SMART_CACHE:-60}
-SMART_WEAR_WARN=${SSDSTRIPE_SMART_WEAR_WARN:-90}
-SMART_SPARE_MARGIN=${SSDSTRIPE_SMART_SPARE_MARGIN:-10}
 SMARTCTL=${SSDSTRIPE_SMARTCTL:-smartctl}
 NVME_CLI=${SSDSTRIPE_NVME:-nvme}
 SMART_FIELDS="source health why critical wear_pct spare_pct spare_threshold_pct media_errors unsafe_shutdowns power_on_hours temperature_c warning_temp_minutes critical_temp_minutes throttle_count throttle_seconds"
@@ -129,6 +126,7 @@ smart_disk() {
 # smart_parse SMARTCTL_FLAT NVME_FLAT: the record from the two documents
 # (json_flat output files; either may be missing or empty)
 smart_parse() {
+	smart_config
 	awk -F '\t' -v wear_warn="$SMART_WEAR_WARN" -v spare_margin="$SMART_SPARE_MARGIN" '
 	FILENAME == ARGV[1] { sc[$1] = $2 }
 	FILENAME == ARGV[2] { nv[$1] = $2 }
@@ -259,10 +257,41 @@ smart_record() {
 	rm -rf "$_sr_t"
 }
 
+# smart_config: SMART_CACHE, SMART_WEAR_WARN and SMART_SPARE_MARGIN from
+# the environment (SSDSTRIPE_SMART_*), else $CONF, else the defaults; a
+# value that is not a number is said once and the default used
+smart_config() {
+	[ -z "${_sm_configured:-}" ] || return 0
+	_sm_configured=1
+	for _sm_k in CACHE:60 WEAR_WARN:90 SPARE_MARGIN:10; do
+		_sm_n=${_sm_k%%:*}
+		eval "_sm_v=\${SSDSTRIPE_SMART_$_sm_n:-}"
+		if [ -z "$_sm_v" ] && command -v conf_value >/dev/null 2>&1; then
+			_sm_v=$(conf_value "SMART_$_sm_n")
+		fi
+		case $_sm_v in
+		'') _sm_v=${_sm_k#*:} ;;
+		*[!0-9]*)
+			printf "ssdstripe: SMART_%s '%s' is not a number: using %s\n" "$_sm_n" "$_sm_v" "${_sm_k#*:}" >&2
+			_sm_v=${_sm_k#*:} ;;
+		esac
+		eval "SMART_$_sm_n=\$_sm_v"
+	done
+}
+
+# smart_uptime: _sm_now = whole seconds since boot, without a fork (the
+# cache lives in /run, which a boot empties)
+smart_uptime() {
+	read -r _sm_now _ 2>/dev/null </proc/uptime || _sm_now=0
+	_sm_now=${_sm_now%.*}
+}
+
 # smart_read DEV: sets S_<key> for every record key of the drive holding
 # DEV (a kernel block device name), from a cached answer not older than
-# SMART_CACHE seconds (in $SSDSTRIPE_RUNDIR/smart, default /run/ssdstripe)
+# SMART_CACHE seconds (in $SSDSTRIPE_RUNDIR/smart, default /run/ssdstripe);
+# a cache hit forks nothing but smart_disk's readlink for a partition
 smart_read() {
+	smart_config
 	for _sm_k in $SMART_FIELDS; do eval "S_$_sm_k=''"; done
 	# shellcheck disable=SC2034 # read by the tool that sources this
 	S_source=none S_health=unknown
@@ -270,14 +299,19 @@ smart_read() {
 	[ -n "$_sm_d" ] || return 0
 	_sm_c=${SSDSTRIPE_RUNDIR:-/run/ssdstripe}/smart
 	_sm_f=$_sm_c/${_sm_d##*/}
-	_sm_now=$(date +%s)
-	_sm_rec=''
-	if [ -r "$_sm_f" ] && [ "$SMART_CACHE" -gt 0 ]; then
-		_sm_at=$(sed -n 's/^at=//p' "$_sm_f")
+	smart_uptime
+	_sm_rec='' _sm_at=''
+	if [ "$SMART_CACHE" -gt 0 ] && [ -r "$_sm_f" ]; then
+		{
+			read -r _sm_at
+			while IFS= read -r _sm_l; do _sm_rec="$_sm_rec$_sm_l
+"; done
+		} <"$_sm_f" 2>/dev/null
+		_sm_at=${_sm_at#at=}
 		case $_sm_at in
-		'' | *[!0-9]*) ;;
-		*) [ $((_sm_now - _sm_at)) -lt "$SMART_CACHE" ] && [ "$_sm_at" -le "$_sm_now" ] &&
-			_sm_rec=$(cat "$_sm_f") ;;
+		'' | *[!0-9]*) _sm_rec='' ;;
+		*) { [ $((_sm_now - _sm_at)) -lt "$SMART_CACHE" ] && [ "$_sm_at" -le "$_sm_now" ]; } ||
+			_sm_rec='' ;;
 		esac
 	fi
 	if [ -z "$_sm_rec" ]; then
@@ -288,16 +322,14 @@ smart_read() {
 			mv -f "$_sm_f.$$" "$_sm_f" 2>/dev/null || rm -f "$_sm_f.$$"
 		fi
 	fi
-	_sm_old_ifs=$IFS
-	IFS='
-'
-	for _sm_l in $_sm_rec; do
+	while IFS= read -r _sm_l; do
 		_sm_k=${_sm_l%%=*}
 		case " $SMART_FIELDS " in
 		*" $_sm_k "*) eval "S_$_sm_k=\${_sm_l#*=}" ;;
 		esac
-	done
-	IFS=$_sm_old_ifs
+	done <<EOF
+$_sm_rec
+EOF
 }
 
 # smart_throttled OLD_COUNT OLD_SECONDS COUNT SECONDS: "thermally throttled"
@@ -311,5 +343,110 @@ smart_throttled() {
 		echo "thermally throttled for $(($4 - $2)) s"
 	elif [ "$3" -gt "$1" ]; then
 		echo "thermally throttled"
+	fi
+}
+
+# ---- the drive's fields in the member record (member.sh) ------------------
+# Every --json output and the textfile carry them; the tables show the
+# summary word (DRIVE), status and detail name each drive that is not ok
+# under the table (DRIVE_NOTES) and fold it into their exit code
+# (DRIVE_RC: 5 warning, 6 critical).
+MEMBER_FIELDS="$MEMBER_FIELDS
+drive|-|drive_health:S|sd|13:DRIVE:%s:str|10:DRIVE:%s:str|ssdstripe_member_drive_health:gauge:states=ok,warning,critical,unknown|Health the member's drive reports about itself (SMART): 1 for the current word, 0 for the others.
+drive_why|-|drive_why:s|sd|-|-|-|
+drive_source|-|drive_source:S|sd|-|-|-|
+drive_critical|-|drive_critical_warning:N|sd|-|-|ssdstripe_member_drive_critical_warning:gauge:opt|NVMe critical-warning bits the drive sets (0: none; SATA: 1 when its self-assessment failed).
+drive_wear|-|drive_wear_pct:N|sd|-|-|ssdstripe_member_drive_percentage_used:gauge:opt|Share of its rated endurance the drive says it has used, in percent (may pass 100).
+drive_spare|-|drive_spare_pct:N|sd|-|-|ssdstripe_member_drive_available_spare:gauge:opt|Spare flash the drive has left, in percent.
+drive_spare_threshold|-|drive_spare_threshold_pct:N|sd|-|-|ssdstripe_member_drive_available_spare_threshold:gauge:opt|Spare level under which the drive raises its own critical warning, in percent (0: not reported).
+drive_media_errors|-|drive_media_errors:N|sd|-|-|ssdstripe_member_drive_media_errors_total:counter:opt|Media and data integrity errors the drive reports: data it could not recover.
+drive_unsafe_shutdowns|-|drive_unsafe_shutdowns:N|sd|-|-|ssdstripe_member_drive_unsafe_shutdowns_total:counter:opt|Power losses without a clean shutdown the drive counted.
+drive_power_on_hours|-|drive_power_on_hours:N|sd|-|-|-|
+drive_temperature|-|drive_temperature_c:N|sd|-|-|-|
+drive_warning_temp_minutes|-|drive_warning_temp_minutes:N|sd|-|-|ssdstripe_member_drive_warning_temperature_seconds_total:counter:minutes|Time the drive spent above its warning temperature.
+drive_critical_temp_minutes|-|drive_critical_temp_minutes:N|sd|-|-|ssdstripe_member_drive_critical_temperature_seconds_total:counter:minutes|Time the drive spent above its critical temperature.
+drive_throttle_count|-|drive_throttle_count:N|sd|-|-|ssdstripe_member_drive_thermal_throttles_total:counter:opt|Times the drive slowed itself down to cool off (NVMe thermal management, TMT1 + TMT2).
+drive_throttle_seconds|-|drive_throttle_seconds:N|sd|-|-|ssdstripe_member_drive_thermal_throttle_seconds_total:counter:opt|Time the drive spent slowed down to cool off (NVMe thermal management, TMT1 + TMT2)."
+MEMBER_GATHER="$MEMBER_GATHER smart_gather"
+DRIVE_NOTES='' DRIVE_RC=0
+
+# smart_gather BLOCKSYS: the drive fields of the member being read
+# (member_info), from the drive holding BLOCKSYS (/sys/class/block/X)
+# shellcheck disable=SC2034,SC2154 # M_ read by name (MEMBER_FIELDS), S_ set by name
+smart_gather() {
+	smart_read "${1##*/}"
+	M_drive=$S_health M_drive_why=$S_why M_drive_source=$S_source
+	M_drive_critical=$S_critical M_drive_wear=$S_wear_pct M_drive_spare=$S_spare_pct
+	M_drive_spare_threshold=$S_spare_threshold_pct M_drive_media_errors=$S_media_errors
+	M_drive_unsafe_shutdowns=$S_unsafe_shutdowns M_drive_power_on_hours=$S_power_on_hours
+	M_drive_temperature=$S_temperature_c M_drive_warning_temp_minutes=$S_warning_temp_minutes
+	M_drive_critical_temp_minutes=$S_critical_temp_minutes
+	M_drive_throttle_count=$S_throttle_count M_drive_throttle_seconds=$S_throttle_seconds
+	case $S_health in
+	critical) [ "$DRIVE_RC" -ge 6 ] || DRIVE_RC=6 ;;
+	warning) [ "$DRIVE_RC" -ge 5 ] || DRIVE_RC=5 ;;
+	*) return 0 ;;
+	esac
+	DRIVE_NOTES="$DRIVE_NOTES  drive of member $M_INDEX ($(prettyname "$M_DEV")${M_SERIAL:+, serial $M_SERIAL}) is $S_health: $S_why
+"
+}
+
+# ---- the monitor's drive events --------------------------------------------
+# drive_watch ARRAY I STATE OLD_STATE ARRAYSTATE ARRAYSYS: the monitor's
+# look at member I's drive at each poll (a cache hit but every SMART_CACHE
+# seconds).  Fires
+#   drive-health    when the drive's word (ok, warning, critical) changes,
+#                   and at start when it is not ok; SSDSTRIPE_DETAIL says
+#                   why (a drive that cannot be read now keeps its last word)
+#   media-errors    when its media error count grows
+#   drive-throttled when its thermal-management counters moved while the
+#                   member stays slow ("slow: thermally throttled for 45 s")
+# Sets DRIVE_THROTTLED (what a member-state event to slow adds) and raises
+# _mo_rc for a drive that warns (5) or is critical (6).
+# shellcheck disable=SC2154 # S_ set by name (smart_read)
+drive_watch() {
+	_dw_b=$(readlink -f "$6/members/$2/block" 2>/dev/null)
+	_dw_dev=${_dw_b##*/}
+	smart_read "$_dw_dev"
+	DRIVE_THROTTLED=''
+	_dw_f=$TMPD/drive/$1.$2
+	_dw_oh='' _dw_om=- _dw_oc=- _dw_os=-
+	[ -r "$_dw_f" ] && read -r _dw_oh _dw_om _dw_oc _dw_os <"$_dw_f"
+	case $S_health in
+	critical) [ "$_mo_rc" -ge 6 ] || _mo_rc=6 ;;
+	warning) [ "$_mo_rc" -ge 5 ] || _mo_rc=5 ;;
+	unknown) return 0 ;;
+	esac
+	[ -d "$TMPD/drive" ] || mkdir -p "$TMPD/drive"
+	echo "$S_health ${S_media_errors:--} ${S_throttle_count:--} ${S_throttle_seconds:--}" >"$_dw_f"
+	# _dw_fire ARGS... DETAIL: fire _dw_e (_dw_o -> _dw_n) with drive_watch's
+	# arguments and DETAIL
+	_dw_fire() {
+		[ -n "$_dw_u" ] || _dw_u=$(array_uuid "$1")
+		_dw_s=/sys/class/block/$_dw_dev
+		[ -e "$_dw_s/partition" ] && _dw_s=$(readlink -f "$_dw_s/..")
+		drive_serial "$_dw_s" || V=''
+		FIRE_DETAIL=$7
+		fire "$_dw_e" "$1" "$2" "$_dw_dev" "$_dw_o" "$_dw_n" "$5" "$_dw_u" "$V"
+		FIRE_DETAIL=''
+	}
+	_dw_u=''
+	if [ "$_dw_oh" != "$S_health" ] && { [ -n "$_dw_oh" ] || [ "$S_health" != ok ]; }; then
+		_dw_e=drive-health _dw_o=${_dw_oh:-unknown} _dw_n=$S_health
+		_dw_fire "$@" "${S_why:-the drive reports no warning}"
+	fi
+	case "$_dw_om.${S_media_errors:--}" in
+	*[!0-9.]* | *.) ;;
+	*) if [ "$S_media_errors" -gt "$_dw_om" ]; then
+		_dw_e=media-errors _dw_o=$_dw_om _dw_n=$S_media_errors
+		_dw_fire "$@" "$((S_media_errors - _dw_om)) new media errors: the drive lost data"
+	fi ;;
+	esac
+	[ "$_dw_oc" = - ] && _dw_oc=''
+	[ "$_dw_os" = - ] && _dw_os=''
+	DRIVE_THROTTLED=$(smart_throttled "$_dw_oc" "$_dw_os" "$S_throttle_count" "$S_throttle_seconds")
+	if [ "$3" = slow ] && [ "$4" = slow ] && [ -n "$DRIVE_THROTTLED" ]; then
+		_dw_e=drive-throttled _dw_o=slow _dw_n=slow
+		_dw_fire "$@" "slow: $DRIVE_THROTTLED"
 	fi
 }

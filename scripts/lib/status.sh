@@ -11,14 +11,18 @@ usage: $PROG status [NAME...] [--json]
 
 Health and statistics of active arrays and of each member: device, model and
 serial where the system has them, state (ok, slow, erroring, failed), I/O,
-errors, latency, discard totals and the NVMe temperature where hwmon has it.
-The array state is its worst member's: optimal, slow, erroring or failed.
+errors, latency, discard totals, the NVMe temperature where hwmon has it and
+what the drive says of its own health (DRIVE: ok, warning, critical or
+unknown, from smartctl or nvme-cli, kept SMART_CACHE s, default 60; a line
+says why for each drive that is not ok).  The array state is its worst
+member's: optimal, slow, erroring or failed.
 With no array active and none named it says "no active arrays" (--json:
 an empty list) and exits 0: nothing is unhealthy.  Name the arrays you
 expect to exist: a name that is not active exits 4.
 '$PROG detail NAME' adds the creation time and the health thresholds.
-Exit: 0 all optimal, 4 no such array, 5 one is slow, 6 one is erroring,
-7 one has failed (the worst array shown decides).
+Exit: 0 all optimal, 4 no such array, 5 one is slow or a drive warns,
+6 one is erroring or a drive is critical, 7 one has failed (the worst
+decides).
 EOF
 }
 
@@ -80,9 +84,13 @@ cmd_status() {
 			advice "$nm" "$astate"
 			member_row header
 		fi
+		DRIVE_NOTES='' DRIVE_RC=0
 		# shellcheck disable=SC2086 # the member states are words
 		members_out "$s" s "$json" ${snap#* }
 		[ -n "$json" ] && printf ']}'
+		[ -n "$json" ] || printf '%s' "$DRIVE_NOTES"
+		# a drive's own warning counts even while the I/O is fine
+		[ "$DRIVE_RC" -gt "$_su_rc" ] && _su_rc=$DRIVE_RC
 	done
 	[ -n "$json" ] && printf ']}\n'
 	return "$_su_rc"
