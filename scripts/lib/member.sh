@@ -18,8 +18,8 @@
 #            device's name), human (sectors as 1.5 GiB), temp (42C or -)
 #   detail   its column in the detail table, as status
 #   metric   Prometheus: NAME:TYPE:UNIT (UNIT - as is, bytes from sectors,
-#            seconds from microseconds, minutes: seconds from minutes
-#            and no sample when empty, opt: no sample when empty), or
+#            seconds from microseconds, minutes and hours: seconds from
+#            them and no sample when empty, opt: no sample when empty), or
 #            NAME:TYPE:state (one sample per member state),
 #            NAME:TYPE:states=A,B,C (one sample per word), key:LABEL (a label of
 #            every member sample), info:LABEL (a label of
@@ -231,6 +231,7 @@ EOF
 			done
 			IFS=$_mp_ifs ;;
 		minutes) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 60)) ;;
+		hours) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 3600)) ;;
 		bytes) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 512)) ;;
 		seconds) printf '%s{%s} %d.%06d\n' "$_mp_name" "$_mp_l" $((_mp_v / 1000000)) $((_mp_v % 1000000)) ;;
 		opt) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;

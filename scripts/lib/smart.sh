@@ -361,8 +361,8 @@ drive_spare|-|drive_spare_pct:N|sd|-|-|ssdstripe_member_drive_available_spare:ga
 drive_spare_threshold|-|drive_spare_threshold_pct:N|sd|-|-|ssdstripe_member_drive_available_spare_threshold:gauge:opt|Spare level under which the drive raises its own critical warning, in percent (0: not reported).
 drive_media_errors|-|drive_media_errors:N|sd|-|-|ssdstripe_member_drive_media_errors_total:counter:opt|Media and data integrity errors the drive reports: data it could not recover.
 drive_unsafe_shutdowns|-|drive_unsafe_shutdowns:N|sd|-|-|ssdstripe_member_drive_unsafe_shutdowns_total:counter:opt|Power losses without a clean shutdown the drive counted.
-drive_power_on_hours|-|drive_power_on_hours:N|sd|-|-|-|
-drive_temperature|-|drive_temperature_c:N|sd|-|-|-|
+drive_power_on_hours|-|drive_power_on_hours:N|sd|-|-|ssdstripe_member_drive_power_on_seconds_total:counter:hours|Time the drive has been powered on, over its life.
+drive_temperature|-|drive_temperature_c:N|sd|-|-|ssdstripe_member_drive_temperature_celsius:gauge:opt|Temperature the drive reports in its health log.
 drive_warning_temp_minutes|-|drive_warning_temp_minutes:N|sd|-|-|ssdstripe_member_drive_warning_temperature_seconds_total:counter:minutes|Time the drive spent above its warning temperature.
 drive_critical_temp_minutes|-|drive_critical_temp_minutes:N|sd|-|-|ssdstripe_member_drive_critical_temperature_seconds_total:counter:minutes|Time the drive spent above its critical temperature.
 drive_throttle_count|-|drive_throttle_count:N|sd|-|-|ssdstripe_member_drive_thermal_throttles_total:counter:opt|Times the drive slowed itself down to cool off (NVMe thermal management, TMT1 + TMT2).

@@ -111,6 +111,17 @@ for k in $(echo "$j" | jq -r '.arrays[0].members[0] | to_entries[] | select(.val
 	read_sectors) m=read_bytes_total ;; write_sectors) m=written_bytes_total ;;
 	discard_sectors) m=discarded_bytes_total ;; latency_us) m=latency_seconds ;;
 	temperature_c) m=temperature_celsius ;; inflight) m=inflight ;;
+	# what the drive says (scripts/lib/smart.sh)
+	drive_critical_warning) m=$k ;; drive_wear_pct) m=drive_percentage_used ;;
+	drive_spare_pct) m=drive_available_spare ;;
+	drive_spare_threshold_pct) m=drive_available_spare_threshold ;;
+	drive_unsafe_shutdowns) m=drive_unsafe_shutdowns_total ;;
+	drive_power_on_hours) m=drive_power_on_seconds_total ;;
+	drive_temperature_c) m=drive_temperature_celsius ;;
+	drive_warning_temp_minutes) m=drive_warning_temperature_seconds_total ;;
+	drive_critical_temp_minutes) m=drive_critical_temperature_seconds_total ;;
+	drive_throttle_count) m=drive_thermal_throttles_total ;;
+	drive_throttle_seconds) m=drive_thermal_throttle_seconds_total ;;
 	*errors | retries) m=${k}_total ;;
 	*) fail "status --json has $k, no metric is known for it" ;;
 	esac
