@@ -17,7 +17,8 @@
 #   make check-boot     root file system on an array, booted by mkinitramfs and dracut
 #   make man            man pages ssdstripe(8), ssdstripe.conf(5), dm-ssdstripe(4)
 #                       from Documentation/*.rst (rst2man) into build/man/
-#   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool,
+#   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool
+#                       (SBINDIR, its library in TOOLLIBDIR),
 #                       initramfs-tools hook, dracut module, systemd unit, udev
 #                       rules, docs,
 #                       man pages, bash completion;
@@ -114,6 +115,9 @@ INITRAMFSDIR ?= $(DATADIR)/initramfs-tools
 DRACUTDIR ?= $(LIBDIR)/dracut/modules.d/90ssdstripe
 UNITDIR ?= $(LIBDIR)/systemd/system
 UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
+# the tool's library (scripts/lib), sourced by $(SBINDIR)/ssdstripe
+TOOLLIBDIR ?= $(LIBDIR)/ssdstripe
+TOOLLIB = $(wildcard scripts/lib/*.sh) scripts/lib/initramfs-commands
 # kernel release of KDIR (its headers know it); lib/modules/<KVER>/updates
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
@@ -127,6 +131,17 @@ DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst
 DEPMOD = if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER); fi
 
+# install_libdir SRC,MODE,DEST: install SRC as DEST with its
+# SSDSTRIPE_INSTALLED_LIBDIR= line saying where the tool's library is
+# (the tool, and the initramfs hook and dracut module that copy it)
+define install_libdir
+	install -d $(dir $(DESTDIR)$(3))
+	sed 's|^SSDSTRIPE_INSTALLED_LIBDIR=.*|SSDSTRIPE_INSTALLED_LIBDIR=$(TOOLLIBDIR)|' $(1) >$(DESTDIR)$(3).tmp
+	grep -qx 'SSDSTRIPE_INSTALLED_LIBDIR=$(TOOLLIBDIR)' $(DESTDIR)$(3).tmp
+	chmod $(2) $(DESTDIR)$(3).tmp
+	mv -f $(DESTDIR)$(3).tmp $(DESTDIR)$(3)
+endef
+
 install: install-module install-tools
 
 install-module: module
@@ -138,17 +153,17 @@ install-module: module
 	$(DEPMOD)
 
 install-tools: man
-	install -D -m 0755 scripts/ssdstripe $(DESTDIR)$(SBINDIR)/ssdstripe
+	$(call install_libdir,scripts/ssdstripe,0755,$(SBINDIR)/ssdstripe)
+	install -d $(DESTDIR)$(TOOLLIBDIR)
+	install -m 0644 $(TOOLLIB) $(DESTDIR)$(TOOLLIBDIR)/
 	install -D -m 0644 $(MANBUILD)/ssdstripe.8 $(DESTDIR)$(MANDIR)/man8/ssdstripe.8
 	install -D -m 0644 $(MANBUILD)/ssdstripe.conf.5 $(DESTDIR)$(MANDIR)/man5/ssdstripe.conf.5
 	install -D -m 0644 $(MANBUILD)/dm-ssdstripe.4 $(DESTDIR)$(MANDIR)/man4/dm-ssdstripe.4
 	install -D -m 0644 scripts/completion/ssdstripe $(DESTDIR)$(BASHCOMPDIR)/ssdstripe
-	install -D -m 0755 scripts/initramfs-tools/hooks/ssdstripe \
-		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe
+	$(call install_libdir,scripts/initramfs-tools/hooks/ssdstripe,0755,$(INITRAMFSDIR)/hooks/ssdstripe)
 	install -D -m 0755 scripts/initramfs-tools/scripts/local-top/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe
-	install -D -m 0755 scripts/dracut/90ssdstripe/module-setup.sh \
-		$(DESTDIR)$(DRACUTDIR)/module-setup.sh
+	$(call install_libdir,scripts/dracut/90ssdstripe/module-setup.sh,0755,$(DRACUTDIR)/module-setup.sh)
 	install -D -m 0644 scripts/dracut/90ssdstripe/ssdstripe-assemble.sh \
 		$(DESTDIR)$(DRACUTDIR)/ssdstripe-assemble.sh
 	install -D -m 0644 scripts/systemd/ssdstripe-assemble.service \
@@ -177,7 +192,7 @@ uninstall:
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service \
 		$(DESTDIR)$(UDEVRULESDIR)/64-ssdstripe-incremental.rules
-	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(TOOLLIBDIR)
 	# the configuration goes only if nobody changed it
 	if cmp -s scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf; fi

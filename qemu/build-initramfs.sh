@@ -42,6 +42,7 @@ fi
 	/usr/sbin/blkdiscard:util-linux /usr/sbin/losetup:mount /usr/bin/lsblk:util-linux \
 	mke2fs:e2fsprogs mkfs.xfs:xfsprogs fio:fio mdadm:mdadm kmod:kmod \
 	blktrace:blktrace jq:jq cpio:cpio xz:xz-utils ldd:libc-bin \
+	smartctl:smartmontools nvme:nvme-cli \
 	${perf:+/usr/bin/perf:linux-perf} || die "cannot install the rig's tools"
 busybox=/bin/busybox
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not statically linked (install busybox-static)"
@@ -86,6 +87,7 @@ bins="
 /usr/bin/fio /usr/sbin/mdadm /usr/bin/kmod
 /usr/sbin/blktrace /usr/bin/blkparse
 /usr/sbin/blkid /usr/bin/jq
+/usr/sbin/smartctl /usr/sbin/nvme
 "
 [ -n "$perf" ] && bins="$bins /usr/bin/perf"
 for b in $bins; do copy_bin "$b"; done
@@ -149,7 +151,10 @@ depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 [ -e "$mroot/modules.dep" ] || die "depmod failed"
 
 # ---- the ssdstripe tool ------------------------------------------------
+# where make install puts them: the entry in sbin, its library in lib
 install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/sbin/ssdstripe"
+install -d "$root/usr/lib/ssdstripe"
+install -m 0644 "$repo"/scripts/lib/*.sh "$root/usr/lib/ssdstripe/"
 
 # ---- tests and init ----------------------------------------------------
 mkdir -p "$root/tests"

@@ -165,6 +165,11 @@ measure_server() {
 		unplug[0-9]*)
 			# Surprise for the guest: pull SSD K out of its PCIe slot.
 			ans="$seq $(monitor_cmd "device_del nvme${cmd#unplug}")" ;;
+		critwarn[0-9]*.[0-9]*)
+			# critwarnK.V: SSD K's controller reports NVMe critical-warning
+			# bits V in its SMART/health log (0 clears them)
+			k=${cmd#critwarn} k=${k%%.*}
+			ans="$seq $(monitor_cmd "qom-set /machine/peripheral/nvme$k smart_critical_warning ${cmd#*.}")" ;;
 		*) ans="$seq error unknown command" ;;
 		esac
 		printf '%s\n' "$ans" >&4

@@ -193,6 +193,10 @@ host_fs_block() { _host_query fsblock; }
 # host_unplug K: QEMU pulls SSD K (serial ssdK) out of its PCIe slot, as a
 # surprise removal; the disk is gone for the rest of this boot.
 host_unplug() { _host_query "unplug$1"; }
+# host_critical_warning K V: SSD K's controller reports NVMe critical-warning
+# bits V (QEMU's smart_critical_warning property, set through its monitor);
+# 0 clears them.  Prints QEMU's answer ("ok" when it had nothing to say).
+host_critical_warning() { _host_query "critwarn$1.$2"; }
 
 # ---- file systems ------------------------------------------------------
 # fs_fill_check FSTYPE NAME CHECK_CMD...: /dev/mapper/NAME, already made

@@ -3,13 +3,19 @@
 #
 # dracut module ssdstripe (installed as
 # /usr/lib/dracut/modules.d/90ssdstripe/): dm-ssdstripe.ko, dmsetup, the
-# ssdstripe tool and /etc/ssdstripe.conf in the initramfs, and an initqueue
-# hook that assembles the arrays once udev has settled.
+# ssdstripe tool with its library and /etc/ssdstripe.conf in the
+# initramfs, and an initqueue hook that assembles the arrays once udev has
+# settled.
 # shellcheck disable=SC2154 # moddir, hostonly: set by dracut
+
+# the tool's library (make install writes its TOOLLIBDIR here)
+SSDSTRIPE_INSTALLED_LIBDIR=/usr/lib/ssdstripe
 
 # called by dracut
 check() {
 	require_binaries dmsetup ssdstripe || return 1
+	[[ -r $SSDSTRIPE_INSTALLED_LIBDIR/common.sh ]] || return 1
+	[[ -r $SSDSTRIPE_INSTALLED_LIBDIR/initramfs-commands ]] || return 1
 	if [[ $hostonly ]]; then
 		# only where an active ssdstripe array is on this host
 		local u
@@ -34,10 +40,17 @@ installkernel() {
 
 # called by dracut
 install() {
-	inst_multiple dmsetup ssdstripe awk sed grep dd od tr cut sort uniq wc \
-		head tail stat readlink mktemp sha256sum date sleep cat rm mkdir mv
-	# util-linux blkid -p: assemble refuses re-used members (busybox's cannot probe)
-	inst_multiple -o blkid
+	# what the tool runs (the one list, shared with the initramfs-tools hook)
+	local c opt f need=() may=()
+	while read -r c opt _; do
+		[[ -z $c || $c == '#'* ]] && continue
+		if [[ $opt == optional ]]; then may+=("$c"); else need+=("$c"); fi
+	done <"$SSDSTRIPE_INSTALLED_LIBDIR/initramfs-commands"
+	inst_multiple ssdstripe "${need[@]}"
+	((${#may[@]} == 0)) || inst_multiple -o "${may[@]}"
+	for f in "$SSDSTRIPE_INSTALLED_LIBDIR"/*.sh; do
+		inst_simple "$f" || return 1
+	done
 	[[ -r /etc/ssdstripe.conf ]] && inst_simple /etc/ssdstripe.conf
 	inst_hook initqueue/settled 50 "$moddir/ssdstripe-assemble.sh"
 	dracut_need_initqueue

@@ -87,7 +87,8 @@ echo "$h" | grep -qE "^  slow_factor +9 \(default 4\)$" || fail "detail slow_fac
 echo "$h" | grep -qE "^  fail_windows +3$" || fail "detail fail_windows: $h"
 i=0
 for d in "$@"; do
-	echo "$h" | grep -qE "^  $i +${d#/dev/} +QEMU.* ssd$i +[0-9.]+ [KMG]iB +ok +0 +[0-9]+ +[0-9]+$" ||
+	# the last column: what the drive says (QEMU's drives: ok; 033 the rest)
+	echo "$h" | grep -qE "^  $i +${d#/dev/} +QEMU.* ssd$i +[0-9.]+ [KMG]iB +ok +0 +[0-9]+ +[0-9]+ ok$" ||
 		fail "detail member $i row: $h"
 	i=$((i + 1))
 done

@@ -1,0 +1,592 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe assemble: activate arrays from their labels (by name, --scan,
+# devices, --boot, --boot-late, --incremental).
+
+# ---- assemble ----------------------------------------------------------
+help_assemble() {
+	cat <<EOF
+usage: $PROG assemble [--timeout SECS] NAME...
+       $PROG assemble [--timeout SECS] --scan
+       $PROG assemble [--timeout SECS] DEV...
+       $PROG assemble --boot [--timeout SECS]
+       $PROG assemble --boot-late [--timeout SECS]
+       $PROG assemble --incremental [--export] DEV
+
+Activate arrays from the labels on their members.  Never writes to a member.
+Members are found by label, in any order.  A set that is incomplete (after
+waiting), has two devices claiming one member, mixes arrays, disagrees about
+the member order or the geometry is refused with a message naming the device.
+A labelled device that carries another signature now (blkid -p finds a file
+system, swap, a partition table, md or LVM: it was re-used) is never taken:
+its array is refused at once, naming the device and what it carries, and
+--scan still assembles the other arrays.
+
+  NAME...     the arrays of these names, from all block devices
+  --scan      every complete array found
+  DEV...      exactly these devices, which must form one whole array (an
+              incomplete list is refused at once, naming the missing member)
+  --boot      the arrays chosen by the kernel command line
+              (ssdstripe.assemble=all|none|NAME[,NAME...]) or else $CONF
+              (BOOT all | BOOT none | BOOT NAME...; default all);
+              timeout from ssdstripe.timeout= or TIMEOUT in the file
+  --boot-late what ssdstripe-assemble.service runs: the arrays $CONF
+              lists (ARRAY NAME | ARRAY uuid=UUID, and BOOT names), waiting
+              for their members; with AUTO yes (the default) every other
+              complete array too, without waiting.  Nothing with
+              ssdstripe.assemble=none.  Exit status: the listed arrays'
+  --incremental DEV
+              what the udev rule runs for a device that appeared: if DEV
+              carries a label of an array that boot may assemble (listed,
+              or AUTO yes) and completes it, activate that array; else
+              nothing (exit 0).  --export prints the array (udev variables
+              SSDSTRIPE_ASSEMBLE_UUID, _NAME, _DEVICES) instead
+  --timeout   seconds to wait for missing members (default 10, --boot and
+              --boot-late: TIMEOUT, 30)
+
+Arrays already active are left alone.
+Exit: 0 all active, 1 failed, 2 usage, 3 refused, 4 nothing found.
+EOF
+}
+
+# check_set UUID: validate the members of one array in $TMPD/labels.
+# Prints the refusal and returns 3 if the set is wrong, 4 if members are
+# missing (MISSING lists them), 0 if complete (ORDERED = devs by index).
+check_set() {
+	MISSING='' ORDERED=''
+	label_awk -v u="$1" '$UUID == u' "$TMPD/labels" |
+		sort -t'|' -k"$LABEL_COL_INDEX,${LABEL_COL_INDEX}n" >"$TMPD/set"
+	# the first member (lowest index) is the reference for the geometry
+	IFS= read -r _cs_l <"$TMPD/set"
+	label_rec "$_cs_l"
+	_r_dev=$L_DEV _r_name=$L_NAME _r_count=$L_COUNT _r_chunk=$L_CHUNK
+	_r_off=$L_OFFSET _r_data=$L_DATA _r_members=$L_MEMBERS
+	_cs_seen=''
+	while IFS= read -r _cs_l; do
+		label_rec "$_cs_l"
+		for _cs_f in name:"$L_NAME":"$_r_name" count:"$L_COUNT":"$_r_count" \
+			chunk_sectors:"$L_CHUNK":"$_r_chunk" data_offset:"$L_OFFSET":"$_r_off" \
+			data_sectors:"$L_DATA":"$_r_data"; do
+			_cs_k=${_cs_f%%:*} _cs_v=${_cs_f#*:}
+			[ "${_cs_v%%:*}" = "${_cs_v#*:}" ] && continue
+			warn "$L_DEV: $_cs_k ${_cs_v%%:*} differs from ${_cs_v#*:} on $_r_dev (mismatched member)"
+			return 3
+		done
+		if [ "$L_MEMBERS" != "$_r_members" ]; then
+			warn "$L_DEV: its member list differs from $_r_dev's (mismatched member of array $L_NAME)"
+			return 3
+		fi
+		if [ "$L_INDEX" -ge "$L_COUNT" ]; then
+			warn "$L_DEV: member index $L_INDEX is beyond the array's $L_COUNT members"
+			return 3
+		fi
+		_cs_pos=$(echo "$L_MEMBERS" | tr ',' '\n' | grep -n -x "$L_MEMBER" | cut -d: -f1)
+		if [ -z "$_cs_pos" ]; then
+			warn "$L_DEV: its member uuid $L_MEMBER is not in array $L_NAME's member list"
+			return 3
+		fi
+		if [ $((_cs_pos - 1)) != "$L_INDEX" ]; then
+			warn "$L_DEV: label says member $L_INDEX but array $L_NAME's member list puts it at $((_cs_pos - 1)) (reordered member)"
+			return 3
+		fi
+		_cs_dup=$(echo "$_cs_seen" | tr ' ' '\n' | awk -F= -v i="$L_INDEX" '$1 == i {print $2}')
+		if [ -n "$_cs_dup" ]; then
+			warn "$L_DEV and $_cs_dup both claim to be member $L_INDEX of array $L_NAME (duplicated member: a cloned disk?)"
+			return 3
+		fi
+		if [ "$L_SIZE" -lt $((L_OFFSET + L_DATA)) ]; then
+			warn "$L_DEV: $L_SIZE sectors, smaller than its label's data end $((L_OFFSET + L_DATA)) (truncated member)"
+			return 3
+		fi
+		_cs_seen="$_cs_seen $L_INDEX=$L_DEV"
+		ORDERED="$ORDERED $L_DEV"
+	done <"$TMPD/set"
+	_cs_i=0
+	while [ "$_cs_i" -lt "$_r_count" ]; do
+		case " $_cs_seen" in
+		*" $_cs_i="*) ;;
+		*) MISSING="$MISSING $_cs_i" ;;
+		esac
+		_cs_i=$((_cs_i + 1))
+	done
+	[ -z "$MISSING" ] || return 4
+	return 0
+}
+
+# lost_hint NAME UUID: after check_set found members MISSING of array NAME
+# (UUID): name the devices without a label large enough to be one of them,
+# and how to write a lost label back
+lost_hint() {
+	_lh_need=$(label_awk -v u="$2" -v t="$TAIL" '$UUID == u {print $OFFSET + $DATA + t; exit}' "$TMPD/labels")
+	# a damaged label is the likeliest missing member
+	while IFS='|' read -r _lh_d _lh_why; do
+		warn "$_lh_d: $_lh_why: it may be member$MISSING of array $1"
+	done <"$TMPD/damaged"
+	_lh=''
+	for _lh_d in $(candidates); do
+		grep -q "^$_lh_d|" "$TMPD/labels" "$TMPD/damaged" "$TMPD/shadowed" && continue
+		in_use "$_lh_d" >/dev/null && continue
+		[ "$(devsize "$_lh_d")" -ge "$_lh_need" ] || continue
+		if _lh_sig=$(foreign_signature "$_lh_d"); then
+			_lh="$_lh ${_lh_d#/dev/} (carries $_lh_sig)"
+		else
+			_lh="$_lh ${_lh_d#/dev/}"
+		fi
+	done
+	if [ -n "$_lh" ]; then
+		warn "array $1: devices without a label that could be member$MISSING:$_lh; if its label was lost, '$PROG create --assume-clean --name $1 DEV...' (every member, in order) writes it back"
+	else
+		warn "array $1: no device without a label is large enough to be member$MISSING"
+	fi
+}
+
+# set_table: the table of the set check_set accepted, members as
+# major:minor as dmsetup prints them, so it reads the same live or not
+set_table() {
+	IFS= read -r _t_l <"$TMPD/set"
+	label_rec "$_t_l"
+	printf '0 %s ssdstripe %s %s' $((L_DATA * L_COUNT)) "$L_COUNT" "$L_CHUNK"
+	for _t_d in $ORDERED; do printf ' %s %s' "$(majmin "$_t_d")" "$L_OFFSET"; done
+	printf '\n'
+}
+
+# activate UUID (after check_set returned 0; $TMPD/set and ORDERED are its)
+activate() {
+	IFS= read -r _a_l <"$TMPD/set"
+	label_rec "$_a_l"
+	_a_name=$L_NAME _a_size=$((L_DATA * L_COUNT))
+	_a_act=$(active_name_of_uuid "$1")
+	if [ -n "$_a_act" ]; then
+		once "active $_a_name" && say "array $_a_name is already active as /dev/mapper/$_a_act"
+		return 0
+	fi
+	if dm_exists "$_a_name"; then
+		warn "cannot activate array $_a_name: another device-mapper device has that name"
+		return 3
+	fi
+	for _a_d in $ORDERED; do
+		_a_why=$(in_use "$_a_d") || continue
+		warn "cannot activate array $_a_name: member $_a_d is $_a_why"
+		return 3
+	done
+	_a_table=$(set_table)
+	load_module
+	if ! _a_err=$(dmsetup create "$_a_name" --uuid "$DM_UUID_PREFIX$1" --table "$_a_table" 2>&1); then
+		# at boot udev (--incremental) and the unit (--boot-late) may
+		# race for one array: the loser finds it active
+		_a_act=$(active_name_of_uuid "$1")
+		if [ -n "$_a_act" ]; then
+			once "active $_a_name" && say "array $_a_name is already active as /dev/mapper/$_a_act"
+			return 0
+		fi
+		warn "dmsetup create $_a_name failed: $_a_err"
+		return 1
+	fi
+	mknode "$_a_name" || warn "no /dev/mapper/$_a_name node"
+	_a_list=''
+	for _a_d in $ORDERED; do _a_list="$_a_list ${_a_d#/dev/}"; done
+	say "assembled $_a_name from$_a_list ($(human "$_a_size"))"
+	return 0
+}
+
+# assemble_set WANTED_NAMES TIMEOUT DEV...: assemble the complete arrays
+# found on DEV... (exact mode when WANTED_NAMES is "", checking that DEV...
+# is one whole array), waiting up to TIMEOUT seconds for missing members.
+assemble_set() {
+	_as_exact='' _as_want=$1 _as_timeout=$2
+	[ -z "$1" ] && _as_exact=1
+	shift 2
+	_as_devs="$*"
+	_as_t0=$(date +%s)
+	tmpdir
+	while :; do
+		_as_wait=''
+		for _as_d in $_as_devs; do
+			[ -b "$_as_d" ] || _as_wait="$_as_d"
+		done
+		if [ -z "$_as_wait" ]; then
+			# shellcheck disable=SC2086 # a list of device paths
+			collect $_as_devs
+			# the devices given are all there: waiting cannot complete
+			# a set that lacks one, so say what is missing at once
+			[ -n "$_as_exact" ] && break
+			assemble_found "$_as_want" "$_as_exact"
+			_as_rc=$?
+			[ "$_as_rc" != 4 ] && return "$_as_rc"
+		fi
+		[ $(($(date +%s) - _as_t0)) -ge "$_as_timeout" ] && break
+		sleep 0.5
+		[ -n "$_as_exact" ] || _as_devs=$(candidates)
+	done
+	[ -n "$_as_wait" ] && { warn "$_as_wait: no such block device"; return 4; }
+	# report with the final scan's view
+	assemble_found "$_as_want" "$_as_exact" report
+}
+
+# refuse_shadowed UUID: say (once per device) why the members of array UUID
+# (all of $TMPD/shadowed when UUID is "") that carry another signature are
+# not taken
+refuse_shadowed() {
+	while IFS= read -r _rs_l; do
+		label_rec "$_rs_l"
+		[ -z "$1" ] || [ "$L_UUID" = "$1" ] || continue
+		once "shadowed $L_DEV" || continue
+		if [ -n "$L_NAME" ]; then
+			_rs_of="member $L_INDEX of array $L_NAME"
+		else
+			_rs_of="a damaged ssdstripe label"
+		fi
+		warn "refusing ${L_DEV#/dev/}: it carries $L_WHAT now, over its old label ($_rs_of): re-used since the array was made? ('$PROG wipe $L_DEV' drops the old label)"
+		[ -n "$L_NAME" ] && once "not assembled $L_UUID" && warn "array $L_NAME not assembled"
+	done <"$TMPD/shadowed"
+	return 0
+}
+
+# assemble_found WANTED EXACT [report]: one pass over $TMPD/labels.
+# Returns 4 while something wanted is incomplete (reporting it only when
+# asked), else the worst of the activations.
+assemble_found() {
+	_af_rc=0 _af_incomplete=''
+	if [ -n "$2" ]; then
+		# exact: every device must be labelled and of one array
+		while IFS='|' read -r _af_d _af_why; do
+			warn "$_af_d: $_af_why"
+			return 3
+		done <"$TMPD/damaged"
+		if [ -s "$TMPD/shadowed" ]; then
+			refuse_shadowed ''
+			return 3
+		fi
+		for _af_d in $_as_devs; do
+			grep -q "^$_af_d|" "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
+		done
+		_af_uuids=$(label_awk '{print $UUID}' "$TMPD/labels" | sort -u)
+		if [ "$(echo "$_af_uuids" | wc -l)" -gt 1 ]; then
+			IFS= read -r _af_l <"$TMPD/labels"
+			label_rec "$_af_l"
+			_af_bad=$(label_awk -v u="$L_UUID" '$UUID != u {print $DEV " belongs to array " $NAME " (" $UUID ")"; exit}' "$TMPD/labels")
+			warn "$_af_bad, not to array $L_NAME ($L_UUID) like $L_DEV (mixed arrays)"
+			return 3
+		fi
+	else
+		_af_uuids=''
+		for _af_n in $1; do
+			case $_af_n in
+			uuid=*)
+				# an ARRAY uuid=UUID line of the configuration
+				_af_u=$(label_awk -v u="${_af_n#uuid=}" '$UUID == u {print $UUID}' \
+					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
+				_af_act=$(active_name_of_uuid "${_af_n#uuid=}") ;;
+			*)
+				_af_u=$(label_awk -v n="$_af_n" '$NAME == n && $UUID != "" {print $UUID}' \
+					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
+				_af_act=$(active_arrays | grep -x "$_af_n") ;;
+			esac
+			if [ -z "$_af_u" ]; then
+				if [ -n "$_af_act" ]; then
+					once "active $_af_n" && say "array $_af_n is already active as /dev/mapper/$_af_act"
+					continue
+				fi
+				[ -n "${3:-}" ] && warn "no member of array $_af_n found"
+				_af_incomplete=1
+				continue
+			fi
+			if [ "$(echo "$_af_u" | wc -l)" -gt 1 ]; then
+				warn "two different arrays are called $_af_n ($(echo "$_af_u" | tr '\n' ' ')); assemble one by its devices"
+				_af_rc=3
+				continue
+			fi
+			_af_uuids="$_af_uuids $_af_u"
+		done
+	fi
+	for _af_u in $_af_uuids; do
+		# a member that carries another signature now: not this array
+		if [ -z "$2" ] && has_shadowed "$_af_u"; then
+			if [ -z "$(active_name_of_uuid "$_af_u")" ]; then
+				refuse_shadowed "$_af_u"
+				_af_rc=3
+				continue
+			fi
+		fi
+		check_set "$_af_u" 2>"$TMPD/why"
+		_af_c=$?
+		_af_nm=$(label_awk -v u="$_af_u" '$UUID == u {print $NAME; exit}' "$TMPD/labels")
+		case $_af_c in
+		0) activate "$_af_u" || { _af_c=$?; [ "$_af_c" -gt "$_af_rc" ] && _af_rc=$_af_c; } ;;
+		4)
+			# an array already active needs no missing members
+			if [ -n "$(active_name_of_uuid "$_af_u")" ]; then
+				once "active $_af_nm" &&
+					say "array $_af_nm is already active as /dev/mapper/$(active_name_of_uuid "$_af_u")"
+				continue
+			fi
+			_af_incomplete=1
+			if [ -n "${3:-}" ]; then
+				_af_m=$(label_awk -v u="$_af_u" '$UUID == u {print $MEMBERS; exit}' "$TMPD/labels")
+				for _af_i in $MISSING; do
+					warn "array $_af_nm: member $_af_i ($(echo "$_af_m" | cut -d, -f$((_af_i + 1)))) not found (incomplete)"
+				done
+				# (by devices, a damaged or missing label was refused above)
+				[ -n "$2" ] || lost_hint "$_af_nm" "$_af_u"
+			fi ;;
+		*) cat "$TMPD/why" >&2; [ "$_af_c" -gt "$_af_rc" ] && _af_rc=$_af_c ;;
+		esac
+	done
+	if [ -n "$_af_incomplete" ]; then
+		[ -n "${3:-}" ] || return 4
+		[ "$_af_rc" -gt 3 ] || _af_rc=3
+		[ -z "$_af_uuids" ] && [ "$_af_rc" = 3 ] && _af_rc=4
+	fi
+	return "$_af_rc"
+}
+
+# boot_selection: reads $CONF and the kernel command line.  Sets BOOT_SEL
+# ("all", "none" or names: what the initramfs assembles), BOOT_TIMEOUT,
+# CMDLINE_NONE (1 with ssdstripe.assemble=none: nothing at all at boot),
+# CONF_ARRAYS (the ARRAY lines: NAME or uuid=UUID words) and CONF_AUTO
+# (yes or no: whether boot assembles the arrays nothing lists)
+boot_selection() {
+	_bs_sel='' BOOT_TIMEOUT='' CMDLINE_NONE='' CONF_ARRAYS='' CONF_AUTO=''
+	if [ -r "$CONF" ]; then
+		# one awk for every key; a # starts a comment anywhere on a line
+		_bs_out=$(awk '{sub(/#.*/, "")}
+			$1 == "BOOT" {$1 = ""; sub(/^ /, ""); s = s (s ? " " : "") $0}
+			$1 == "TIMEOUT" {t = $2}
+			$1 == "ARRAY" && NF >= 2 {a = a (a ? " " : "") $2}
+			$1 == "ARRAY" && NF > 2 {print "W=" NR}
+			$1 == "AUTO" {u = $2 " " NR}
+			END {print "B=" s; print "T=" t; print "A=" a; print "U=" u}' "$CONF")
+		while IFS= read -r _bs_l; do
+			case $_bs_l in
+			B=*) _bs_sel=${_bs_l#B=} ;;
+			T=*) BOOT_TIMEOUT=${_bs_l#T=} ;;
+			A=*) CONF_ARRAYS=${_bs_l#A=} ;;
+			U=*) CONF_AUTO=${_bs_l#U=} ;;
+			W=*) warn "$CONF line ${_bs_l#W=}: one array per ARRAY line: the words after the first are ignored" ;;
+			esac
+		done <<EOF
+$_bs_out
+EOF
+	fi
+	case $CONF_AUTO in
+	'' | 'yes '* | 'no '*) CONF_AUTO=${CONF_AUTO%% *} ;;
+	*) warn "$CONF line ${CONF_AUTO##* }: AUTO is yes or no, not '${CONF_AUTO% *}': using yes"; CONF_AUTO=yes ;;
+	esac
+	[ -n "$CONF_AUTO" ] || CONF_AUTO=yes
+	# shellcheck disable=SC2013 # the command line is one line of words
+	for _bs_a in $(cat "${SSDSTRIPE_CMDLINE:-/proc/cmdline}" 2>/dev/null); do
+		case $_bs_a in
+		ssdstripe.assemble=*)
+			_bs_sel=$(echo "${_bs_a#*=}" | tr ',' ' ')
+			CMDLINE_NONE=''
+			[ "$_bs_sel" = none ] && CMDLINE_NONE=1 ;;
+		ssdstripe.timeout=*) BOOT_TIMEOUT=${_bs_a#*=} ;;
+		esac
+	done
+	case $BOOT_TIMEOUT in '' | *[!0-9]*) BOOT_TIMEOUT=30 ;; esac
+	BOOT_SEL=${_bs_sel:-all}
+	return 0
+}
+
+# boot_wanted: the arrays the configuration asks for at boot, as words for
+# assemble_found: the ARRAY lines (NAME or uuid=UUID) and the names BOOT
+# (or ssdstripe.assemble=) gives the initramfs
+boot_wanted() {
+	_bw=$CONF_ARRAYS
+	case $BOOT_SEL in all | none) ;; *) _bw="$_bw $BOOT_SEL" ;; esac
+	echo "$_bw" | tr ' ' '\n' | sed '/^$/d; s/^[Uu][Uu][Ii][Dd]=/uuid=/; s/^name=//' |
+		awk '/^uuid=/ {$0 = tolower($0)} !seen[$0]++' | tr '\n' ' '
+}
+
+# boot_allowed NAME UUID: may boot-time assembly (--boot-late,
+# --incremental) take array NAME (UUID)?  Listed, or AUTO yes.
+boot_allowed() {
+	[ "$CONF_AUTO" = yes ] && return 0
+	for _ba in $(boot_wanted); do
+		case $_ba in
+		uuid=*) [ "${_ba#uuid=}" = "$2" ] && return 0 ;;
+		*) [ "$_ba" = "$1" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# assemble_boot_late TIMEOUT: --boot-late, what ssdstripe-assemble.service
+# runs once udev has been told to look at every device: the arrays the
+# configuration lists (ARRAY lines, BOOT names), waiting up to TIMEOUT
+# seconds for their members; with AUTO yes also every other complete array,
+# without waiting (udev's --incremental assembles one whose last member
+# comes later).  The exit status is the listed arrays' alone.
+assemble_boot_late() {
+	if [ -n "$CMDLINE_NONE" ]; then
+		say "ssdstripe: boot assembly disabled (ssdstripe.assemble=none)"
+		return 0
+	fi
+	_bl_want=$(boot_wanted) _bl_rc=0
+	if [ -n "$_bl_want" ]; then
+		# shellcheck disable=SC2046 # a list of device paths
+		assemble_set "$_bl_want" "$1" $(candidates)
+		_bl_rc=$?
+	fi
+	if [ "$CONF_AUTO" != yes ]; then
+		[ -n "$_bl_want" ] || say "ssdstripe: AUTO no and no array listed in $CONF: nothing to assemble"
+		return "$_bl_rc"
+	fi
+	tmpdir
+	# shellcheck disable=SC2046 # a list of device paths
+	collect $(candidates)
+	_bl_names=$(label_awk '$UUID != "" || $NAME != "" {print $UUID "|" $NAME}' \
+		"$TMPD/labels" "$TMPD/shadowed" | sort -u)
+	_bl_did=''
+	for _bl_un in $_bl_names; do
+		_bl_u=${_bl_un%%|*} _bl_n=${_bl_un#*|}
+		case " $_bl_want " in *" $_bl_n "* | *" uuid=$_bl_u "*) continue ;; esac
+		_bl_did=1
+		assemble_found "$_bl_n" ""
+		[ $? = 4 ] && say "array $_bl_n is incomplete: udev assembles it when its last member appears"
+	done
+	if [ -z "$_bl_did" ] && [ -z "$_bl_want" ]; then
+		_bl_act=$(active_arrays | tr '\n' ' ')
+		say "no inactive arrays found${_bl_act:+; active: ${_bl_act% }}"
+	fi
+	return "$_bl_rc"
+}
+
+# assemble_incremental DEV [export]: --incremental, what the udev rule runs
+# for every block device that appears or changes.  Cheap when DEV has no
+# label (one 4 KiB read) or is held already.  When DEV's array is allowed
+# at boot (listed, or AUTO yes) and complete with it, activates it; with
+# export (--export, from udev) prints SSDSTRIPE_ASSEMBLE_UUID,
+# SSDSTRIPE_ASSEMBLE_NAME and SSDSTRIPE_ASSEMBLE_DEVICES for udev to hand
+# to a systemd unit instead, and every message goes to stderr.
+assemble_incremental() {
+	_in_out=1
+	if [ -n "${2:-}" ]; then
+		exec 3>&1 1>&2
+		_in_out=3
+	fi
+	[ -z "$CMDLINE_NONE" ] || return 0
+	_in_s=$(sysdir "$1") || die 4 "$1: no such block device"
+	for _in_h in "$_in_s"/holders/*; do [ -e "$_in_h" ] && return 0; done
+	case $(cat "$_in_s/dm/uuid" 2>/dev/null) in "$DM_UUID_PREFIX"*) return 0 ;; esac
+	read_label "$1"
+	case $? in
+	0) ;;
+	1) return 0 ;;
+	*) warn "$1: $L_ERR"; return 3 ;;
+	esac
+	if ! boot_allowed "$L_NAME" "$L_UUID"; then
+		say "$1: member $L_INDEX of array $L_NAME, which $CONF does not list (AUTO no): left alone"
+		return 0
+	fi
+	[ -z "$(active_name_of_uuid "$L_UUID")" ] || return 0
+	_in_u=$L_UUID _in_n=$L_NAME
+	tmpdir
+	# shellcheck disable=SC2046 # a list of device paths
+	collect $(candidates)
+	if has_shadowed "$_in_u"; then
+		refuse_shadowed "$_in_u"
+		return 3
+	fi
+	check_set "$_in_u" 2>"$TMPD/why"
+	case $? in
+	0) ;;
+	4)
+		say "array $_in_n: $(plural $(($(wc -l <"$TMPD/set"))) member) of $L_COUNT present, waiting for the others"
+		return 0 ;;
+	*) cat "$TMPD/why" >&2; return 3 ;;
+	esac
+	if [ "$_in_out" = 3 ]; then
+		printf 'SSDSTRIPE_ASSEMBLE_UUID=%s\nSSDSTRIPE_ASSEMBLE_NAME=%s\nSSDSTRIPE_ASSEMBLE_DEVICES=%s\n' \
+			"$_in_u" "$_in_n" "${ORDERED# }" >&3
+		return 0
+	fi
+	activate "$_in_u"
+}
+
+cmd_assemble() {
+	scan='' boot='' late='' incr='' export='' timeout=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--scan | -s) scan=1; shift ;;
+		--boot) boot=1; shift ;;
+		--boot-late) late=1; shift ;;
+		--incremental) incr=1; shift ;;
+		--export) export=1; shift ;;
+		--timeout) [ $# -ge 2 ] || usage_die "--timeout needs a value"; timeout=$2; shift 2 ;;
+		--timeout=*) timeout=${1#*=}; shift ;;
+		-h | --help) help_assemble; exit 0 ;;
+		--) shift; break ;;
+		-*) usage_die "unknown option $1" ;;
+		*) break ;;
+		esac
+	done
+	case $timeout in *[!0-9]*) usage_die "invalid timeout '$timeout'" ;; esac
+	if [ -n "$export" ] && [ -z "$incr" ]; then usage_die "--export goes with --incremental"; fi
+	case $scan$boot$late$incr in 1 | '') ;; *) usage_die "--scan, --boot, --boot-late and --incremental go alone" ;; esac
+	if [ -n "$incr" ]; then
+		[ $# = 1 ] || usage_die "--incremental takes one device"
+		boot_selection
+		assemble_incremental "$1" "$export"
+		return $?
+	fi
+	if [ -n "$late" ]; then
+		[ $# = 0 ] || usage_die "--boot-late takes no names or devices"
+		boot_selection
+		assemble_boot_late "${timeout:-$BOOT_TIMEOUT}"
+		return $?
+	fi
+	if [ -n "$boot" ]; then
+		if [ $# != 0 ]; then usage_die "--boot takes no names or devices"; fi
+		boot_selection
+		sel=$BOOT_SEL
+		[ -n "$timeout" ] || timeout=$BOOT_TIMEOUT
+		case $sel in
+		none) say "ssdstripe: boot assembly disabled"; return 0 ;;
+		all) scan=1 ;;
+		*)
+			# shellcheck disable=SC2086 # a list of names
+			set -- $sel ;;
+		esac
+		load_module
+	fi
+	[ -n "$timeout" ] || timeout=10
+	if [ -n "$scan" ]; then
+		[ $# = 0 ] || usage_die "--scan takes no names or devices"
+		tmpdir
+		# shellcheck disable=SC2046 # a list of device paths
+		collect $(candidates)
+		names=$(label_awk '$NAME != "" {print $NAME}' "$TMPD/labels" "$TMPD/shadowed" | sort -u)
+		if [ -z "$names" ]; then
+			[ -n "$boot" ] && { say "ssdstripe: no arrays found"; return 0; }
+			# members of active arrays are held, so their labels are not
+			# read: with arrays active there is just nothing left to do
+			_sc_act=$(active_arrays | tr '\n' ' ')
+			[ -n "$_sc_act" ] && { say "no inactive arrays found; active: ${_sc_act% }"; return 0; }
+			die 4 "no ssdstripe labels found"
+		fi
+		# shellcheck disable=SC2046 # a list of device paths
+		assemble_set "$(echo "$names" | tr '\n' ' ')" "$timeout" $(candidates)
+		return $?
+	fi
+	[ $# -ge 1 ] || usage_die "assemble needs array names, devices or --scan"
+	case $1 in
+	/*)
+		devs=''
+		for d in "$@"; do
+			case $d in /*) ;; *) usage_die "do not mix names and devices" ;; esac
+			if c=$(canon "$d"); then devs="$devs $c"; else devs="$devs $d"; fi
+		done
+		[ "$(echo "$devs" | tr ' ' '\n' | sed '/^$/d' | sort | uniq -d)" = "" ] ||
+			die 3 "a device is given twice"
+		# shellcheck disable=SC2086
+		assemble_set "" "$timeout" $devs ;;
+	*)
+		for nm in "$@"; do
+			valid_name "$nm" || usage_die "invalid array name '$nm'"
+		done
+		# shellcheck disable=SC2046
+		assemble_set "$*" "$timeout" $(candidates) ;;
+	esac
+}

@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe library: what every command needs: the configuration path,
+# messages, the temporary directory, sizes, names and times.  Sourced by
+# the ssdstripe entry script (scripts/ssdstripe) with the other files of
+# this directory; POSIX sh, runs under busybox in an initramfs too.
+
+CONF=${SSDSTRIPE_CONF:-/etc/ssdstripe.conf}
+NL='
+'
+export PATH="${PATH:-/usr/sbin:/usr/bin:/sbin:/bin}:/usr/sbin:/usr/bin:/sbin:/bin"
+
+# ---- messages ----------------------------------------------------------
+say() { printf '%s\n' "$*"; }
+warn() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() { # die CODE MESSAGE
+	_dc=$1
+	shift
+	warn "$*"
+	exit "$_dc"
+}
+usage_die() { warn "$*"; warn "try '$PROG ${cmd:+$cmd }--help'"; exit 2; }
+# plural N WORD: "1 member", "2 members"
+plural() { if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi; }
+# once KEY: true the first time KEY is asked in this run (a message said
+# once, not on every pass of a wait loop); needs tmpdir
+once() {
+	[ -n "$TMPD" ] || return 0
+	grep -qxF "$1" "$TMPD/once" 2>/dev/null && return 1
+	printf '%s\n' "$1" >>"$TMPD/once"
+}
+
+TMPD=''
+cleanup() { [ -n "$TMPD" ] && rm -rf "$TMPD"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# Early in boot / is still read-only and /tmp may be on it: fall back to
+# /run, which is a tmpfs from the initramfs on.
+tmpdir() {
+	[ -n "$TMPD" ] && return 0
+	for _tp in "${TMPDIR:-/tmp}" /run /dev/shm; do
+		TMPD=$(mktemp -d "$_tp/ssdstripe.XXXXXX" 2>/dev/null) && return 0
+	done
+	TMPD=''
+	die 1 "cannot make a temporary directory (tried ${TMPDIR:-/tmp}, /run, /dev/shm)"
+}
+
+# ---- size parsing ------------------------------------------------------
+# to_sectors SIZE: 128s, 64K, 1M, 1G, 1T (binary units, an optional
+# trailing B or iB: 64KiB), plain number = KiB (as mdadm --chunk)
+to_sectors() {
+	_ts=${1%[iI][bB]}
+	[ "$_ts" = "$1" ] && case $_ts in *[kKmMgGtT][bB]) _ts=${_ts%?} ;; esac
+	case $_ts in
+	*[sS]) _ts=${_ts%?}; _tm=1 ;;
+	*[kK]) _ts=${_ts%?}; _tm=2 ;;
+	*[mM]) _ts=${_ts%?}; _tm=2048 ;;
+	*[gG]) _ts=${_ts%?}; _tm=2097152 ;;
+	*[tT]) _ts=${_ts%?}; _tm=2147483648 ;;
+	*) _tm=2 ;;
+	esac
+	case $_ts in '' | *[!0-9]*) return 1 ;; esac
+	# shell arithmetic reads a leading 0 as octal
+	while :; do case $_ts in 0?*) _ts=${_ts#0} ;; *) break ;; esac; done
+	[ ${#_ts} -le 9 ] || return 1
+	_ts=$((_ts * _tm))
+	# the kernel's chunk_sectors is 32 bits
+	[ "$_ts" -lt 4294967296 ] || return 1
+	echo "$_ts"
+}
+human() { # sectors -> "1.5 GiB"
+	awk -v s="$1" 'BEGIN {
+		b = s * 512; split("B KiB MiB GiB TiB PiB", u, " "); i = 1
+		while (b >= 1024 && i < 6) { b /= 1024; i++ }
+		printf (i == 1 ? "%d %s" : "%.1f %s"), b, u[i]
+	}'
+}
+
+valid_name() {
+	case $1 in
+	'' | -* | .* | *[!A-Za-z0-9._-]*) return 1 ;;
+	esac
+	[ ${#1} -le 64 ]
+}
+
+# iso_time SECONDS: 2026-11-25T08:00:00Z (busybox date takes -d @N too;
+# else computed)
+iso_time() {
+	date -u -d "@$1" '+%Y-%m-%dT%H:%M:%SZ' 2>/dev/null && return 0
+	awk -v t="$1" 'BEGIN {
+		d = int(t / 86400); s = t - d * 86400
+		# days since 1970-01-01 to a civil date (Howard Hinnant)
+		z = d + 719468; era = int(z / 146097); doe = z - era * 146097
+		yoe = int((doe - int(doe / 1460) + int(doe / 36524) - int(doe / 146096)) / 365)
+		y = yoe + era * 400; doy = doe - (365 * yoe + int(yoe / 4) - int(yoe / 100))
+		mp = int((5 * doy + 2) / 153); dd = doy - int((153 * mp + 2) / 5) + 1
+		m = mp < 10 ? mp + 3 : mp - 9; if (m <= 2) y++
+		printf "%04d-%02d-%02dT%02d:%02d:%02dZ\n", y, m, dd, int(s / 3600), int(s % 3600 / 60), s % 60
+	}'
+}

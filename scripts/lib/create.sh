@@ -1,0 +1,401 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe create: make a new array, or write lost labels back
+# (--assume-clean).
+
+DEFAULT_CHUNK_KIB=64
+
+# ---- create ------------------------------------------------------------
+help_create() {
+	cat <<EOF
+usage: $PROG create [--name NAME] [--chunk SIZE] [--trim] [--force] DEV...
+       $PROG create --assume-clean --name NAME [--chunk SIZE] [--force] DEV...
+
+Make a new array of the given devices, in the given order: write a label to
+each member and activate /dev/mapper/NAME.  The data starts 1 MiB into each
+member; every member contributes as much as the smallest one, in whole
+chunks, and create prints what each member gives.  Options may come
+anywhere on the line; -- ends them.
+
+  --name NAME    array name, also its /dev/mapper name (default: ss0, ss1, ...)
+  --chunk SIZE   chunk size: 64K, 1M, 1G, 128s (sectors); a plain number is
+                 KiB (default ${DEFAULT_CHUNK_KIB}K); at least 4 KiB, at most
+                 what the smallest member holds
+  --trim         discard every member completely first, showing progress
+  --force        use devices that carry a label, a file system, swap, a
+                 partition table or partitions (all lost: labels left inside
+                 the partitions are wiped, the kernel drops the partitions),
+                 and accept a wasteful geometry or two members on one drive;
+                 mounted, open or held devices are always refused
+  --assume-clean the devices already are array NAME, in this order, and
+                 some lost their label: write back only the missing labels
+                 (same array and member uuids), nothing else, and activate.
+                 Refused unless the devices that kept a label say they are
+                 these members of NAME, with this many members, the chunk
+                 given (if any) and the geometry these devices give, no
+                 other device carries the array's label, and no device
+                 given carries anything else now.  With no label left at
+                 all it needs --force and --chunk and writes new labels
+                 (new uuids; get the order right)
+
+Refused without --force (exit 3), every such device named on a line:
+  - a device carrying data (see --force);
+  - a member leaving unused more than one chunk, or more than 5 % of the
+    smallest member (mixed sizes, a chunk too big for the members);
+  - two members on one physical drive (the same serial or WWN).
+
+Exit: 0 created, 1 failed, 2 usage, 3 refused (device in use or holds data,
+wasteful geometry, one drive twice), 4 a device not found.
+EOF
+}
+# util-linux blkdiscard and its -f (no check for signatures: create --force
+# has judged the device already); busybox blkdiscard has no -f and checks none
+blkdiscard_cmd() {
+	for _bc in /usr/sbin/blkdiscard /sbin/blkdiscard "$(command -v blkdiscard 2>/dev/null)"; do
+		{ [ -n "$_bc" ] && [ -x "$_bc" ]; } || continue
+		if "$_bc" -V 2>&1 | grep -q util-linux && "$_bc" -h 2>&1 | grep -q -- '--force'; then
+			echo "$_bc -f"
+		else
+			echo "$_bc"
+		fi
+		return 0
+	done
+	return 1
+}
+
+trim_device() { # trim_device DEV: discard it all, with progress
+	_td_q=$(queuedir "$1")
+	if [ "$(cat "$_td_q/discard_max_bytes" 2>/dev/null || echo 0)" = 0 ]; then
+		warn "$1 does not support discard; --trim skipped for it"
+		return 0
+	fi
+	_td_bd=$(blkdiscard_cmd) || die 1 "--trim needs blkdiscard, and there is none"
+	_td_size=$(($(devsize "$1") * 512))
+	_td_step=$((1024 * 1024 * 1024))
+	_td_off=0
+	while [ "$_td_off" -lt "$_td_size" ]; do
+		_td_len=$_td_step
+		[ $((_td_off + _td_len)) -gt "$_td_size" ] && _td_len=$((_td_size - _td_off))
+		# shellcheck disable=SC2086 # the command and its -f
+		_td_e=$($_td_bd -o "$_td_off" -l "$_td_len" "$1" 2>&1 >/dev/null) ||
+			die 1 "trim of $1 failed at byte $_td_off: ${_td_e:-blkdiscard exited $?}"
+		_td_off=$((_td_off + _td_len))
+		printf 'trim %s: %3d%%\n' "$1" $((_td_off * 100 / _td_size))
+	done
+}
+
+next_free_name() {
+	_nf=0
+	while :; do
+		if ! dm_exists "ss$_nf" && ! scan_names | grep -qx "ss$_nf"; then
+			echo "ss$_nf"
+			return
+		fi
+		_nf=$((_nf + 1))
+	done
+}
+# names of labelled arrays on this system (active or not)
+scan_names() {
+	for _sn in $(candidates); do
+		read_label "$_sn" >/dev/null 2>&1 && echo "$L_NAME"
+	done | sort -u
+}
+
+
+# wipe_partition_labels DEV: zero our labels found inside DEV's partitions,
+# before the partition table that shows them goes away
+wipe_partition_labels() {
+	for _wp in $(partitions_of "$1"); do
+		{ [ -b "/dev/$_wp" ] && label_magic "/dev/$_wp"; } || continue
+		if read_label "/dev/$_wp"; then
+			_wp_what="member $L_INDEX of array $L_NAME"
+		else
+			_wp_what=${L_ERR:-damaged label}
+		fi
+		zero_label "/dev/$_wp" || die 1 "cannot wipe the stale label on /dev/$_wp"
+		say "wiped the stale ssdstripe label on /dev/$_wp ($_wp_what)"
+	done
+}
+
+# drop_partitions DEV: make the kernel forget DEV's partitions once its
+# partition table is zeroed (blockdev --rereadpt, else partx -d)
+drop_partitions() {
+	[ -n "$(partitions_of "$1")" ] || return 0
+	_dr_e=''
+	command -v blockdev >/dev/null 2>&1 && _dr_e=$(blockdev --rereadpt "$1" 2>&1)
+	if [ -n "$(partitions_of "$1")" ] && command -v partx >/dev/null 2>&1; then
+		_dr_e="$_dr_e${_dr_e:+; }$(partx -d "$1" 2>&1)"
+	fi
+	_dr_left=$(partitions_of "$1" | tr '\n' ' ')
+	[ -z "$_dr_left" ] && return 0
+	warn "$1: the kernel still shows partitions ${_dr_left% } (${_dr_e:-no blockdev or partx here}); they are gone after a reboot"
+}
+
+# drive_ids DEV: "serial:X" and "wwn:X" lines of the physical drive under
+# DEV (a partition's disk); nothing where sysfs has neither (dm, loop)
+drive_ids() {
+	_di=$(sysdir "$1") || return 0
+	[ -e "$_di/partition" ] && _di=${_di%/*}
+	drive_serial "$_di" && echo "serial:$V"
+	for _di_f in "$_di/wwid" "$_di/device/wwid"; do
+		sysfs_word "$_di_f" && { echo "wwn:$V"; break; }
+	done
+	return 0
+}
+
+cmd_create() {
+	name='' chunk='' trim='' force='' args='' clean=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--name) [ $# -ge 2 ] || usage_die "--name needs a value"; name=$2; shift 2 ;;
+		--name=*) name=${1#*=}; shift ;;
+		--chunk) [ $# -ge 2 ] || usage_die "--chunk needs a value"; chunk=$2; shift 2 ;;
+		--chunk=*) chunk=${1#*=}; shift ;;
+		--trim) trim=1; shift ;;
+		--force | -f) force=1; shift ;;
+		--assume-clean) clean=1; shift ;;
+		-h | --help) help_create; exit 0 ;;
+		--)
+			shift
+			for a in "$@"; do args="$args $a"; done
+			break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) args="$args $1"; shift ;;
+		esac
+	done
+	[ -n "$args" ] || usage_die "create needs at least one device"
+	if [ -n "$name" ]; then
+		valid_name "$name" || usage_die "invalid array name '$name' (letters, digits, . _ -; at most 64)"
+	fi
+	chunk_s=$(to_sectors "${chunk:-${DEFAULT_CHUNK_KIB}K}") ||
+		usage_die "invalid chunk size '$chunk' (a number with s, K, M, G or T; a plain number is KiB)"
+	[ "$chunk_s" -ge 8 ] || usage_die "chunk size must be at least 4 KiB"
+	tmpdir
+	if [ -n "$clean" ]; then
+		[ -n "$name" ] || usage_die "--assume-clean needs --name NAME (the array's name)"
+		[ -z "$trim" ] || usage_die "--assume-clean and --trim contradict each other"
+		# shellcheck disable=SC2086 # a list of devices
+		create_clean $args
+		return
+	fi
+
+	# Every check runs on every device, and every refusal is said on a line
+	# of its own, before anything is written.
+	_cr_rc=0 _cr_forced='' devs='' mms='' n=0 min='' mindev=''
+	: >"$TMPD/drives"
+	find_blkid	# once, not in every $(signature) below
+	_cr_no() { warn "$2"; [ "$1" -gt "$_cr_rc" ] && _cr_rc=$1; }
+	for d in $args; do
+		c=$(canon "$d") || { _cr_no 4 "$d: not a block device"; continue; }
+		mm=$(majmin "$c")
+		case " $mms " in *" $mm "*) _cr_no 3 "$d: given twice"; continue ;; esac
+		mms="$mms $mm"
+		if why=$(in_use "$c"); then
+			_cr_no 3 "$c is in use ($why); refusing to create"
+			continue
+		fi
+		if why=$(signature "$c"); then
+			if [ -n "$force" ]; then
+				_cr_forced="$_cr_forced$c carries $why: overwriting (--force)
+"
+			else
+				_cr_no 3 "$c carries $why; refusing to create (--force overwrites it)"
+			fi
+		fi
+		lbs=$(lbs_sectors "$c")
+		[ $((chunk_s % lbs)) = 0 ] ||
+			_cr_no 3 "chunk of $chunk_s sectors is not a multiple of $c's logical block size ($((lbs * 512)) bytes)"
+		for id in $(drive_ids "$c" | tr ' ' '_'); do
+			other=$(awk -F'|' -v i="$id" '$1 == i {print $2; exit}' "$TMPD/drives")
+			if [ -n "$other" ]; then
+				_cr_why="$other and $c are on one physical drive (${id%%:*} ${id#*:}): striping them gains no speed"
+				if [ -n "$force" ]; then
+					_cr_forced="$_cr_forced$_cr_why (--force)
+"
+				else
+					_cr_no 3 "$_cr_why; refusing to create (--force accepts it)"
+				fi
+				break
+			fi
+		done
+		drive_ids "$c" | tr ' ' '_' | sed "s|\$|\|$c|" >>"$TMPD/drives"
+		sz=$(devsize "$c")
+		if [ -z "$min" ] || [ "$sz" -lt "$min" ]; then min=$sz mindev=$c; fi
+		devs="$devs $c" n=$((n + 1))
+	done
+	# the geometry: every member gives the smallest one's space past the
+	# label area, less the tail, in whole chunks
+	data=0
+	if [ -n "$min" ]; then
+		data=$(( (min - DATA_OFFSET - TAIL) / chunk_s * chunk_s ))
+		[ "$data" -gt 0 ] ||
+			_cr_no 3 "a chunk of $(human "$chunk_s") is larger than $mindev holds ($(human "$min") less the 2 MiB label area and tail)"
+	fi
+	if [ "$data" -gt 0 ]; then
+		for d in $devs; do
+			sz=$(devsize "$d")
+			unused=$((sz - DATA_OFFSET - TAIL - data))
+			if [ "$unused" -gt "$chunk_s" ] || [ $((unused * 20)) -gt "$min" ]; then
+				_cr_why="$d would leave $(human "$unused") of its $(human "$sz") unused (chunk $(human "$chunk_s"), smallest member $(human "$min"))"
+				if [ -n "$force" ]; then
+					_cr_forced="$_cr_forced$_cr_why (--force)
+"
+				else
+					_cr_no 3 "$_cr_why; refusing to create (--force accepts the waste)"
+				fi
+			fi
+		done
+	fi
+	[ -n "$name" ] || name=$(next_free_name)
+	dm_exists "$name" && _cr_no 3 "a device-mapper device called $name already exists"
+	[ "$_cr_rc" = 0 ] || die "$_cr_rc" "create refused; nothing was written"
+	# the same name on other devices would make 'assemble NAME' ambiguous
+	# (after the devices' checks: reading every label is slow in a VM)
+	for other in $(candidates); do
+		case " $devs " in *" $other "*) continue ;; esac
+		read_label "$other" && [ "$L_NAME" = "$name" ] &&
+			_cr_no 3 "an array called $name already exists on $other (see '$PROG list')"
+	done
+	[ "$_cr_rc" = 0 ] || die "$_cr_rc" "create refused; nothing was written"
+	printf '%s' "$_cr_forced" | while IFS= read -r l; do warn "$l"; done
+	load_module
+
+	uuid=$(newuuid)
+	members=''
+	for d in $devs; do members="$members${members:+,}$(newuuid)"; done
+	if [ -n "$trim" ]; then
+		for d in $devs; do trim_device "$d"; done
+	fi
+	i=0
+	for d in $devs; do
+		sz=$(devsize "$d")
+		# labels of an earlier life inside partitions would come back with
+		# the partitions; the partitions themselves go with the table
+		wipe_partition_labels "$d"
+		# stale signatures at either end would still be found by blkid
+		zero_range "$d" 0 "$DATA_OFFSET" || die 1 "cannot write to $d"
+		zero_range "$d" $((sz - TAIL)) "$TAIL" || die 1 "cannot write to $d"
+		drop_partitions "$d"
+		L_NAME=$name L_UUID=$uuid L_MEMBER=$(echo "$members" | cut -d, -f$((i + 1)))
+		L_INDEX=$i L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
+		L_MEMBERS=$members L_CREATED=''
+		# from a file, so dd reads the label in one piece and pads it
+		label_block >"$TMPD/label"
+		_cr_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
+			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cr_e" | tail -n 1)"
+		say "member ${d#/dev/}: $(human "$sz"), uses $(human "$data")"
+		i=$((i + 1))
+	done
+	say "created array $name: $(plural "$n" member), chunk $(human "$chunk_s"), $(human $((data * n))) (uuid $uuid)"
+	# read the labels back, exactly as a later assemble will
+	# shellcheck disable=SC2086
+	assemble_set "" 0 $devs || die 1 "created the labels, but could not activate $name"
+}
+
+# create_clean DEV...: create --assume-clean (see help_create), with name,
+# chunk ("" if not given), chunk_s and force of cmd_create.  Every check
+# runs before the first write.
+create_clean() {
+	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new=''
+	_cc_no() { warn "$2"; [ "$1" -gt "$_cc_rc" ] && _cc_rc=$1; }
+	find_blkid
+	for d in "$@"; do
+		i=$n n=$((n + 1))
+		c=$(canon "$d") || { _cc_no 4 "$d: not a block device"; continue; }
+		mm=$(majmin "$c")
+		case " $mms " in *" $mm "*) _cc_no 3 "$d: given twice"; continue ;; esac
+		mms="$mms $mm" devs="$devs $c"
+		if why=$(in_use "$c"); then
+			_cc_no 3 "$c is in use ($why); refusing to create"
+			continue
+		fi
+		sz=$(devsize "$c")
+		if [ -z "$min" ] || [ "$sz" -lt "$min" ]; then min=$sz; fi
+		read_label "$c"
+		case $? in
+		0)
+			if [ "$L_NAME" != "$name" ]; then
+				_cc_no 3 "$c is member $L_INDEX of array $L_NAME, not of $name; refusing to relabel it"
+			elif [ "$L_INDEX" != "$i" ]; then
+				_cc_no 3 "$c is member $L_INDEX of array $name, but given as member $i (wrong order)"
+			elif shadowed "$c"; then
+				_cc_no 3 "$c kept its label of $name but carries $SHADOW now: re-used since? refusing"
+			elif [ -z "$_cc_ref" ]; then
+				_cc_ref=$c R_UUID=$L_UUID R_COUNT=$L_COUNT R_CHUNK=$L_CHUNK R_CREATED=$L_CREATED
+				R_OFFSET=$L_OFFSET R_DATA=$L_DATA R_MEMBERS=$L_MEMBERS
+			elif [ "$L_UUID|$L_COUNT|$L_CHUNK|$L_OFFSET|$L_DATA|$L_MEMBERS" != \
+				"$R_UUID|$R_COUNT|$R_CHUNK|$R_OFFSET|$R_DATA|$R_MEMBERS" ]; then
+				_cc_no 3 "$c and $_cc_ref carry labels of two different arrays called $name"
+			fi
+			continue ;;
+		3)
+			# a newer tool's label: not ours to judge
+			if [ -z "$force" ]; then
+				_cc_no 3 "$c: $L_ERR; refusing to overwrite it (--force does)"
+				continue
+			fi ;;
+		esac
+		# no label, or a damaged one: a member whose label was lost
+		if why=$(foreign_signature "$c"); then
+			_cc_no 3 "$c has no label of $name and carries $why: its data was overwritten, or it is not a member of $name"
+			continue
+		fi
+		_cc_lost="$_cc_lost $i=$c"
+	done
+	[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
+	[ -n "$_cc_lost" ] || die 3 "every device still carries its label of $name: nothing to write ('$PROG assemble $name')"
+	dm_exists "$name" && die 3 "a device-mapper device called $name already exists"
+	# a member said to be lost must not be somewhere else
+	# shellcheck disable=SC2046 # a list of device paths
+	collect $(candidates)
+	cat "$TMPD/labels" "$TMPD/shadowed" >"$TMPD/others"
+	while IFS= read -r _cc_l; do
+		label_rec "$_cc_l"
+		case " $devs " in *" $L_DEV "*) continue ;; esac
+		if [ -n "$_cc_ref" ] && [ "$L_UUID" = "$R_UUID" ]; then
+			_cc_no 3 "$L_DEV carries a label of array $name (uuid $R_UUID): that member is not lost (see '$PROG examine $L_DEV')"
+		elif [ -z "$_cc_ref" ] && [ "$L_NAME" = "$name" ]; then
+			_cc_no 3 "$L_DEV carries a label of an array called $name: use the devices that carry its labels"
+		fi
+	done <"$TMPD/others"
+	[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
+	if [ -z "$_cc_ref" ]; then
+		[ -n "$force" ] || die 3 "no device carries a label of array $name, so nothing can check the order and chunk; with --force and --chunk, new labels are written in the order given"
+		[ -n "$chunk" ] || die 3 "no device carries a label of array $name: give its chunk (--chunk)"
+		for d in $devs; do
+			[ $((chunk_s % $(lbs_sectors "$d"))) = 0 ] ||
+				die 3 "chunk of $chunk_s sectors is not a multiple of $d's logical block size"
+		done
+		R_UUID=$(newuuid) R_COUNT=$n R_CHUNK=$chunk_s R_OFFSET=$DATA_OFFSET R_CREATED=''
+		R_DATA=$(( (min - DATA_OFFSET - TAIL) / chunk_s * chunk_s ))
+		R_MEMBERS='' _cc_new=1
+		for d in $devs; do R_MEMBERS="$R_MEMBERS${R_MEMBERS:+,}$(newuuid)"; done
+		[ "$R_DATA" -gt 0 ] || die 3 "a chunk of $(human "$chunk_s") is larger than the smallest device holds"
+	else
+		[ "$n" = "$R_COUNT" ] ||
+			die 3 "array $name has $R_COUNT members ($_cc_ref's label), $n devices given"
+		[ -z "$chunk" ] || [ "$chunk_s" = "$R_CHUNK" ] ||
+			die 3 "array $name has a chunk of $(human "$R_CHUNK") ($_cc_ref's label), not $(human "$chunk_s")"
+		_cc_data=$(( (min - R_OFFSET - TAIL) / R_CHUNK * R_CHUNK ))
+		[ "$_cc_data" = "$R_DATA" ] ||
+			die 3 "these devices give members of $(human "$_cc_data"), array $name's labels say $(human "$R_DATA"): not the devices of $name?"
+	fi
+	load_module
+	for l in $_cc_lost; do
+		i=${l%%=*} d=${l#*=}
+		L_NAME=$name L_UUID=$R_UUID L_MEMBER=$(echo "$R_MEMBERS" | cut -d, -f$((i + 1)))
+		L_INDEX=$i L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET L_DATA=$R_DATA
+		L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED
+		label_block >"$TMPD/label"
+		_cc_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
+			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cc_e" | tail -n 1)"
+		if [ -n "$_cc_new" ]; then
+			say "member $i: wrote a new label of array $name to ${d#/dev/} (nothing else)"
+		else
+			say "member $i: wrote the label of array $name back to ${d#/dev/} (nothing else)"
+		fi
+	done
+	# shellcheck disable=SC2086
+	assemble_set "" 0 $devs || die 1 "wrote the labels, but could not activate $name"
+}

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe detail: one active array's whole picture.
+
+# ---- detail ------------------------------------------------------------
+help_detail() {
+	cat <<EOF
+usage: $PROG detail NAME [--json]
+
+One active array's whole picture, as 'mdadm --detail': name, uuid, creation
+time (ISO 8601 UTC, from member 0's label; - for a raw dmsetup array),
+array state, members, chunk and size; discard passdown, per-member
+statistics and every health threshold (the live table's value, or the
+target's default; a changed one says its default); then per member its
+index, device, model, serial, size, state, errors, retries, recent mean
+latency and what its drive says of its health (SMART: ok, warning,
+critical or unknown; every figure in --json), and a line for each drive
+that is not ok.  --json prints the same as one object.  Reads only.
+Exit: 0 (whatever the state: status exits by state), 2 usage, 4 no such
+array.
+EOF
+}
+
+# The health thresholds and the target's defaults (ssdstripe_tunables in
+# dm-ssdstripe/ssdstripe-target.c; test 031 checks them against the
+# module: 'dmsetup table' prints a threshold only when it differs).
+TUNABLES='health_window_ms:1000 slow_factor:4 slow_min_latency_us:200
+slow_windows:3 recover_windows:3 min_ios:16 fail_windows:3'
+
+# table_features NAME: the feature words of the live table, one per line
+# after "discard_passdown 0|1" and "stats 0|1", as "threshold value"
+table_features() {
+	dmsetup table "$1" 2>/dev/null | awk '$3 == "ssdstripe" {
+		i = 6 + 2 * $4; pd = 1; st = 1
+		for (j = i + 1; j <= i + $i && j <= NF; j++) {
+			w = tolower($j)
+			if (w == "no_discard_passdown") pd = 0
+			else if (w == "no_stats") st = 0
+			else { print w, $(j + 1); j++ }
+		}
+		print "discard_passdown", pd; print "stats", st; exit
+	}'
+}
+
+cmd_detail() {
+	json='' nm=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--json) json=1; shift ;;
+		-h | --help) help_detail; exit 0 ;;
+		-*) usage_die "unknown option $1" ;;
+		*) [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$1; shift ;;
+		esac
+	done
+	[ -n "$nm" ] || usage_die "detail needs an array name"
+	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
+	s=$(dm_sysdir "$nm")/ssdstripe
+	[ -d "$s" ] || die 1 "$nm has no sysfs statistics (not the first target of its table?)"
+	snap=$(snapshot "$s") || die 1 "cannot read the state of $nm"
+	astate=${snap%% *}
+	n=$(cat "$s/member_count")
+	chunk=$(cat "$s/chunk_sectors")
+	size=$(cat "$s/../size")
+	u=$(dm_uuid "$nm")
+	case $u in "$DM_UUID_PREFIX"*) u=${u#"$DM_UUID_PREFIX"} ;; *) u='' ;; esac
+	feats=$(table_features "$nm")
+	feat() { printf '%s\n' "$feats" | awk -v k="$1" '$1 == k {print $2; exit}'; }
+	# the creation time from member 0's label (arrays made by this tool)
+	created=''
+	member_info "$s" 0
+	if _de_d=$(devpath "$M_DEV") && read_label "$_de_d" && [ "$L_UUID" = "$u" ]; then
+		case $L_CREATED in '' | *[!0-9]*) ;; *) created=$(iso_time "$L_CREATED") ;; esac
+	fi
+	pd=$(feat discard_passdown) stats=$(feat stats)
+	onoff() { if [ "$1" = 1 ]; then echo on; else echo off; fi; }
+	jbool() { if [ "$1" = 1 ]; then echo true; else echo false; fi; }
+	jstr_or_null() { if [ -n "$1" ]; then json_str "$1"; else echo null; fi; }
+	if [ -n "$json" ]; then
+		printf '{"version":1,"name":%s,"uuid":%s,"created":%s,"state":%s' \
+			"$(json_str "$nm")" "$(jstr_or_null "$u")" "$(jstr_or_null "$created")" \
+			"$(json_str "$astate")"
+		printf ',"member_count":%s,"chunk_sectors":%s,"size_sectors":%s' "$n" "$chunk" "$size"
+		printf ',"discard_passdown":%s,"stats":%s,"thresholds":{' "$(jbool "$pd")" "$(jbool "$stats")"
+	else
+		say "array $nm"
+		printf '  %-20s %s\n' uuid "${u:--}" created "${created:--}" state "$astate" \
+			members "$n" chunk "$(human "$chunk") ($chunk sectors)" \
+			size "$(human "$size") ($size sectors)" \
+			"discard passdown" "$(onoff "$pd")" statistics "$(onoff "$stats")"
+	fi
+	_de_first=1
+	for t in $TUNABLES; do
+		k=${t%%:*} def=${t#*:}
+		v=$(feat "$k")
+		if [ -n "$json" ]; then
+			[ -n "$_de_first" ] || printf ','
+			printf '"%s":%s' "$k" "${v:-$def}"
+		elif [ -n "$v" ]; then
+			printf '  %-20s %s (default %s)\n' "$k" "$v" "$def"
+		else
+			printf '  %-20s %s\n' "$k" "$def"
+		fi
+		_de_first=''
+	done
+	if [ -n "$json" ]; then
+		printf '},"members":['
+	else
+		advice "$nm" "$astate"
+		member_columns d
+		member_row header
+	fi
+	DRIVE_NOTES=''
+	# shellcheck disable=SC2086 # the member states are words
+	members_out "$s" d "$json" ${snap#* }
+	[ -n "$json" ] && printf ']}\n'
+	[ -n "$json" ] || printf '%s' "$DRIVE_NOTES"
+	return 0
+}

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe library: block devices: sysfs paths, sizes, names, the
+# devices a label may be on, partitions, zeroing sectors.
+
+# ---- devices -----------------------------------------------------------
+# sysdir DEV -> /sys/class/block/<name> of a block device node or path
+sysdir() {
+	[ -b "$1" ] || return 1
+	_sd_mm=$(stat -L -c '%t:%T' "$1" 2>/dev/null) || return 1
+	_sd_mm=$(printf '%d:%d' "0x${_sd_mm%:*}" "0x${_sd_mm#*:}")
+	_sd_d=$(readlink -f "/sys/dev/block/$_sd_mm") || return 1
+	[ -d "$_sd_d" ] || return 1
+	echo "$_sd_d"
+}
+majmin() { cat "$(sysdir "$1")/dev"; }
+devsize() { cat "$(sysdir "$1")/size"; }	# sectors
+# queue directory (a partition uses its disk's)
+queuedir() {
+	_qd=$(sysdir "$1") || return 1
+	[ -e "$_qd/partition" ] && _qd=${_qd%/*}
+	echo "$_qd/queue"
+}
+lbs_sectors() { echo $(($(cat "$(queuedir "$1")/logical_block_size") / 512)); }
+# canonical /dev path of a device given as a path or a name
+canon() {
+	case $1 in
+	/*) _cn=$1 ;;
+	*) _cn=/dev/$1 ;;
+	esac
+	[ -b "$_cn" ] || return 1
+	_cn_s=$(sysdir "$_cn") || return 1
+	devpath "${_cn_s##*/}" || echo "$_cn"
+}
+# devpath NAME: /dev path of a kernel block device name, dm devices by their
+# /dev/mapper name (what people gave and will recognise in messages)
+devpath() {
+	if [ -r "/sys/class/block/$1/dm/name" ]; then
+		_dp=/dev/mapper/$(cat "/sys/class/block/$1/dm/name")
+		[ -b "$_dp" ] && { echo "$_dp"; return 0; }
+	fi
+	[ -b "/dev/$1" ] && echo "/dev/$1"
+}
+# human name: dm-N devices by their dm name
+prettyname() {
+	_pn=${1##*/}
+	if [ -r "/sys/class/block/$_pn/dm/name" ]; then
+		echo "mapper/$(cat "/sys/class/block/$_pn/dm/name")"
+	else
+		echo "$_pn"
+	fi
+}
+
+# read_attr FILE [DEFAULT]: V = FILE's first line; DEFAULT ('') and false
+# when it cannot be read.  The shell reads it: no process per attribute.
+read_attr() {
+	V=''
+	{ IFS= read -r V || [ -n "$V" ]; } 2>/dev/null <"$1" && return 0
+	V=${2-}
+	return 1
+}
+# trim: V without the white space around it
+trim() { V=${V#"${V%%[![:space:]]*}"}; V=${V%"${V##*[![:space:]]}"}; }
+# sysfs_word FILE: V = FILE's printable text, trimmed; false if none (a
+# VPD page starts with binary bytes: the C locale's printable ASCII only)
+sysfs_word() {
+	[ -r "$1" ] || return 1
+	case $1 in
+	*/vpd_pg80) V=$(LC_ALL=C tr -cd ' -~' <"$1" 2>/dev/null) ;;
+	*) read_attr "$1" ;;
+	esac
+	trim
+	[ -n "$V" ]
+}
+# drive_serial SYSDIR: V = the serial number of the drive whose sysfs
+# directory (a whole disk's) is SYSDIR; false where it has none (dm, loop)
+drive_serial() {
+	for _ds in "$1/device/serial" "$1/device/device/serial" "$1/serial" "$1/device/vpd_pg80"; do
+		sysfs_word "$_ds" && return 0
+	done
+	V=''
+	return 1
+}
+
+# every block device a label could be on (whole disks, partitions, dm)
+candidates() {
+	for _c in /sys/class/block/*; do
+		[ -e "$_c/dev" ] || continue
+		_cn=${_c##*/}
+		case $_cn in
+		ram* | zram* | sr* | fd* | nbd*) continue ;;
+		loop*) [ -e "$_c/loop/backing_file" ] || continue ;;
+		esac
+		[ "$(cat "$_c/hidden" 2>/dev/null)" = 1 ] && continue
+		# a held device is seen through its holder (dm-linear, multipath):
+		# reading it too would show every label twice
+		for _ch in "$_c"/holders/*; do [ -e "$_ch" ] && continue 2; done
+		[ "$(cat "$_c/size" 2>/dev/null || echo 0)" -gt $((DATA_OFFSET + TAIL)) ] || continue
+		# our own arrays are not members of anything
+		case $(cat "$_c/dm/uuid" 2>/dev/null) in "$DM_UUID_PREFIX"*) continue ;; esac
+		devpath "$_cn"
+	done
+}
+
+# partitions_of DEV: kernel names of the partitions of a whole disk
+partitions_of() {
+	_po_s=$(sysdir "$1") || return 0
+	for _po_p in "$_po_s"/"${_po_s##*/}"*; do
+		[ -e "$_po_p/partition" ] && echo "${_po_p##*/}"
+	done
+	return 0
+}
+
+# zero_range DEV START SECTORS: zero them; dd's own error on stderr
+zero_range() {
+	_zr_e=$(dd if=/dev/zero of="$1" bs=512 seek="$2" count="$3" conv=notrunc,fsync 2>&1) && return 0
+	printf '%s\n' "$_zr_e" | grep -vE 'records (in|out)|bytes .* copied' >&2
+	return 1
+}

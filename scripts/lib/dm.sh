@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe library: device-mapper and the kernel's view of an array:
+# the target, active arrays, their sysfs directory and state snapshot.
+
+DM_UUID_PREFIX=SSDSTRIPE-
+
+# ---- device-mapper -----------------------------------------------------
+have_target() { dmsetup targets 2>/dev/null | grep -q '^ssdstripe '; }
+load_module() {
+	have_target && return 0
+	modprobe dm-mod >/dev/null 2>&1
+	_lm_e=$(modprobe dm-ssdstripe 2>&1)
+	have_target ||
+		die 1 "the ssdstripe device-mapper target is not available (modprobe dm-ssdstripe failed${_lm_e:+: $_lm_e})"
+}
+# active arrays: "name" per line (any device with an ssdstripe table)
+active_arrays() {
+	dmsetup ls --target ssdstripe 2>/dev/null | awk '$1 != "No" {print $1}'
+}
+dm_uuid() { dmsetup info -c --noheadings -o uuid "$1" 2>/dev/null; }
+# name of the active device carrying array UUID, if any
+active_name_of_uuid() {
+	dmsetup info -c --noheadings -o name,uuid --separator ' ' 2>/dev/null |
+		awk -v u="$DM_UUID_PREFIX$1" '$2 == u {print $1; exit}'
+}
+dm_exists() { dmsetup info "$1" >/dev/null 2>&1; }
+dm_sysdir() {
+	_dd=$(dmsetup info -c --noheadings -o major,minor --separator : "$1" 2>/dev/null) || return 1
+	_dd=$(readlink -f "/sys/dev/block/$(echo "$_dd" | tr -d ' ')") || return 1
+	echo "$_dd"
+}
+mknode() {
+	[ -b "/dev/mapper/$1" ] || dmsetup mknodes "$1" >/dev/null 2>&1
+	[ -b "/dev/mapper/$1" ]
+}
+is_array() { active_arrays | grep -qx "$1"; }
+
+# snapshot SYSDIR: "array_state m0 m1 ...".  The array state is derived
+# from the member states read, as the kernel derives it (sysfs ABI v2: the
+# worst member state, ok -> optimal), so the two always agree.
+snapshot() {
+	_sp_n=$(cat "$1/member_count" 2>/dev/null) || return 1
+	_sp_m='' _sp_w=0 _sp_i=0
+	while [ "$_sp_i" -lt "$_sp_n" ]; do
+		_sp_s=$(cat "$1/members/$_sp_i/state") || return 1
+		_sp_m="$_sp_m $_sp_s"
+		_sp_r=$(state_rank "$_sp_s")
+		[ "$_sp_r" -gt "$_sp_w" ] && _sp_w=$_sp_r
+		_sp_i=$((_sp_i + 1))
+	done
+	case $_sp_w in 0) _sp_a=optimal ;; 1) _sp_a=slow ;; 2) _sp_a=erroring ;; *) _sp_a=failed ;; esac
+	echo "$_sp_a$_sp_m"
+}
+state_rank() { # member state -> 0 ok, 1 slow, 2 erroring, 3 failed
+	case $1 in ok) echo 0 ;; slow) echo 1 ;; erroring) echo 2 ;; *) echo 3 ;; esac
+}
+
+state_rc() { # array state -> exit code
+	case $1 in optimal) echo 0 ;; slow) echo 5 ;; erroring) echo 6 ;; *) echo 7 ;; esac
+}

@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe library: the on-disk label (Documentation/ssdstripe-label.rst):
+# reading, checking and making one, and reading every device's.
+
+MAGIC=SSDSTRIPE-LABEL
+LABEL_VERSION=1
+LABEL_BLOCK=4096		# bytes; the label is the second 4 KiB block
+DATA_OFFSET=2048		# sectors (1 MiB): data start on every member
+TAIL=2048			# sectors left unused (and zeroed) at the end
+
+# ---- label -------------------------------------------------------------
+# label_text DEV: the label block without its NUL padding (empty if none)
+label_text() {
+	dd if="$1" bs=$LABEL_BLOCK skip=1 count=1 2>/dev/null | tr -d '\000'
+}
+sha256() { sha256sum | cut -d' ' -f1; }
+
+# The label's fields, in the order of its text: KEY=value in the label,
+# L_NAME-style variable in the tool.  read_label sets them, label_block
+# writes them, and nothing else knows a label's layout.
+LABEL_KEYS='array_uuid:UUID name:NAME member_uuid:MEMBER index:INDEX count:COUNT
+chunk_sectors:CHUNK data_offset:OFFSET data_sectors:DATA members:MEMBERS
+created:CREATED'
+
+# read_label DEV: sets L_* from DEV's label.  Returns 0 valid, 1 no label,
+# 2 damaged (L_ERR says why), 3 unsupported version.
+read_label() {
+	L_ERR='' L_TEXT=''
+	L_TEXT=$(label_text "$1") || return 1
+	_rl_first=${L_TEXT%%"$NL"*}
+	case $_rl_first in
+	"$MAGIC $LABEL_VERSION") ;;
+	"$MAGIC "*) L_ERR="label version ${_rl_first#"$MAGIC "} (this tool reads $LABEL_VERSION)"; return 3 ;;
+	*) return 1 ;;
+	esac
+	_rl_body=$(printf '%s\n' "$L_TEXT" | sed '/^checksum=/,$d')
+	_rl_sum=$(printf '%s\n' "$L_TEXT" | sed -n 's/^checksum=sha256://p')
+	if [ -z "$_rl_sum" ] || [ "$(printf '%s\n' "$_rl_body" | sha256)" != "$_rl_sum" ]; then
+		L_ERR="label checksum mismatch (damaged label)"
+		return 2
+	fi
+	# every field in one pass, in the shell: a KEY's first line counts
+	for _rl_kv in $LABEL_KEYS; do eval "L_${_rl_kv#*:}=''"; done
+	_rl_seen=' '
+	while IFS= read -r _rl_l; do
+		_rl_k=${_rl_l%%=*}
+		case $_rl_l in *=*) ;; *) continue ;; esac
+		case $_rl_seen in *" $_rl_k "*) continue ;; esac
+		for _rl_kv in $LABEL_KEYS; do
+			[ "${_rl_kv%%:*}" = "$_rl_k" ] || continue
+			eval "L_${_rl_kv#*:}=\${_rl_l#*=}"
+			_rl_seen="$_rl_seen$_rl_k "
+			break
+		done
+	done <<EOF
+$_rl_body
+EOF
+	for _rl_n in "$L_INDEX" "$L_COUNT" "$L_CHUNK" "$L_OFFSET" "$L_DATA"; do
+		case $_rl_n in
+		'' | *[!0-9]*) L_ERR="label field missing or not a number"; return 2 ;;
+		esac
+	done
+	if [ -z "$L_UUID" ] || [ -z "$L_NAME" ] || [ -z "$L_MEMBER" ] || [ -z "$L_MEMBERS" ]; then
+		L_ERR="label field missing"
+		return 2
+	fi
+	return 0
+}
+
+# label_block: the label text of the L_* fields (L_CREATED empty: now)
+label_block() {
+	_lb_body="$MAGIC $LABEL_VERSION"
+	for _lb_kv in $LABEL_KEYS; do
+		eval "_lb_v=\${L_${_lb_kv#*:}}"
+		[ "${_lb_kv#*:}" = CREATED ] && [ -z "$_lb_v" ] && _lb_v=$(date +%s)
+		_lb_body="$_lb_body$NL${_lb_kv%%:*}=$_lb_v"
+	done
+	printf '%s\nchecksum=sha256:%s\n' "$_lb_body" "$(printf '%s\n' "$_lb_body" | sha256)"
+}
+
+newuuid() { cat /proc/sys/kernel/random/uuid; }
+
+# label_magic DEV: DEV's label block starts as ours (valid or not)
+label_magic() { label_text "$1" | head -n 1 | grep -q "^$MAGIC "; }
+zero_label() { zero_range "$1" $((LABEL_BLOCK / 512)) $((LABEL_BLOCK / 512)); }
+
+# A label record: what collect found on one device, a line of fields
+# separated by | in the order of LABEL_FIELDS: the label's fields (empty
+# for a damaged label), the device's size in sectors, and for a device
+# whose label is shadowed by another signature, what that is.  DEV comes
+# first (grep "^DEV|" finds a device's record); everything else reads
+# records by field name: label_rec in the shell, label_awk in awk.
+LABEL_FIELDS='DEV UUID NAME MEMBER INDEX COUNT CHUNK OFFSET DATA MEMBERS SIZE WHAT'
+LABEL_VARS='' LABEL_AWK='' _lf_i=0
+for _lf in $LABEL_FIELDS; do
+	_lf_i=$((_lf_i + 1))
+	LABEL_VARS="$LABEL_VARS L_$_lf"
+	LABEL_AWK="$LABEL_AWK -v $_lf=$_lf_i"
+	eval "LABEL_COL_$_lf=$_lf_i"	# for sort -k
+done
+
+# label_rec LINE: sets L_* from a label record
+label_rec() {
+	# shellcheck disable=SC2086,SC2229 # the variable names are words
+	IFS='|' read -r $LABEL_VARS <<EOF
+$1
+EOF
+}
+# label_record: the L_* fields as a label record line
+label_record() {
+	_lr=$L_DEV
+	for _lr_f in $LABEL_FIELDS; do
+		[ "$_lr_f" = DEV ] || eval "_lr=\"\$_lr|\${L_$_lr_f-}\""
+	done
+	printf '%s\n' "$_lr"
+}
+# label_awk [-v VAR=VALUE]... PROGRAM FILE...: awk over label records,
+# whose fields the program names $UUID, $NAME, ... (LABEL_FIELDS)
+label_awk() {
+	# shellcheck disable=SC2086 # the -v options are words
+	awk -F'|' $LABEL_AWK "$@"
+}
+# has_shadowed UUID: a member of array UUID carries another signature now
+has_shadowed() {
+	label_awk -v u="$1" '$UUID == u {f = 1} END {exit !f}' "$TMPD/shadowed"
+}
+
+# collect DEV...: read every label into label records: valid ones in
+# $TMPD/labels; labelled devices that carry another signature now (a file
+# system, swap, a partition table, md, LVM: re-used since the array was
+# made) in $TMPD/shadowed, never taken; damaged labels in $TMPD/damaged as
+# "dev|reason"
+collect() {
+	tmpdir
+	: >"$TMPD/labels"
+	: >"$TMPD/damaged"
+	: >"$TMPD/shadowed"
+	for _co in "$@"; do
+		read_label "$_co"
+		_co_rc=$?
+		[ "$_co_rc" = 1 ] && continue
+		L_DEV=$_co L_SIZE='' L_WHAT=''
+		if shadowed "$_co"; then
+			if [ "$_co_rc" != 0 ]; then
+				for _co_kv in $LABEL_KEYS; do eval "L_${_co_kv#*:}=''"; done
+			fi
+			L_WHAT=$SHADOW
+			label_record >>"$TMPD/shadowed"
+			continue
+		fi
+		case $_co_rc in
+		0)
+			L_SIZE=$(devsize "$_co")
+			label_record >>"$TMPD/labels" ;;
+		2 | 3) printf '%s|%s\n' "$_co" "$L_ERR" >>"$TMPD/damaged" ;;
+		esac
+	done
+}

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe stop, list, table and clear: the commands that act on arrays
+# as a whole.
+
+# ---- stop, list, table ------------------------------------------------
+help_stop() {
+	cat <<EOF
+usage: $PROG stop NAME...
+
+Deactivate arrays (dmsetup remove).  The labels stay; assemble brings the
+array back.  Refused while the array is mounted or open.
+Exit: 0 stopped, 1 failed or busy, 2 usage, 4 no such array.
+EOF
+}
+cmd_stop() {
+	case ${1:-} in -h | --help) help_stop; exit 0 ;; '') usage_die "stop needs an array name" ;; esac
+	_st_rc=0
+	for nm in "$@"; do
+		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _st_rc=4; continue; }
+		_st_open=$(dmsetup info -c --noheadings -o open "$nm" | tr -d ' ')
+		if [ "${_st_open:-0}" != 0 ]; then
+			_st_d=$(dm_sysdir "$nm")
+			_st_w=$(awk -v mm="$(cat "$_st_d/dev")" '$3 == mm {print " (mounted on " $5 ")"; exit}' /proc/self/mountinfo)
+			warn "cannot stop $nm: it is open$_st_w"
+			_st_rc=1
+			continue
+		fi
+		if _st_e=$(dmsetup remove "$nm" 2>&1); then
+			say "stopped $nm"
+		else
+			warn "cannot stop $nm: $_st_e"
+			_st_rc=1
+		fi
+	done
+	return "$_st_rc"
+}
+
+help_list() {
+	cat <<EOF
+usage: $PROG list
+
+One line per array: active arrays, and arrays whose labels are on this
+system's devices but that are not active.  Reads labels, writes nothing.
+Columns: NAME STATE MEMBERS SIZE CHUNK UUID
+STATE is the array state when active; inactive; or shadowed when a member's
+label is shadowed by another signature (a file system, swap, a partition
+table: the device was re-used), which assemble refuses; a line on stderr
+names the device.
+EOF
+}
+cmd_list() {
+	case ${1:-} in -h | --help) help_list; exit 0 ;; '') ;; *) usage_die "list takes no arguments" ;; esac
+	tmpdir
+	# shellcheck disable=SC2046 # a list of device paths
+	collect $(candidates)
+	printf '%-16s %-9s %7s %10s %9s %s\n' NAME STATE MEMBERS SIZE CHUNK UUID
+	for nm in $(active_arrays); do
+		_li_s=$(dm_sysdir "$nm")
+		_li_u=$(dm_uuid "$nm")
+		_li_u=${_li_u#"$DM_UUID_PREFIX"}
+		printf '%-16s %-9s %7s %10s %9s %s\n' "$nm" "$(snapshot "$_li_s/ssdstripe" | cut -d' ' -f1)" \
+			"$(cat "$_li_s/ssdstripe/member_count" 2>/dev/null || echo '?')" \
+			"$(human "$(cat "$_li_s/size")")" \
+			"$(human "$(cat "$_li_s/ssdstripe/chunk_sectors" 2>/dev/null || echo 0)")" "${_li_u:--}"
+	done
+	# the geometry from any member: labelled, or shadowed (same fields)
+	label_awk '$UUID != ""' "$TMPD/labels" "$TMPD/shadowed" |
+		sort -t'|' -k"$LABEL_COL_UUID,$LABEL_COL_UUID" -u | while IFS= read -r _li_l; do
+		label_rec "$_li_l"
+		[ -n "$(active_name_of_uuid "$L_UUID")" ] && continue
+		have=$(label_awk -v u="$L_UUID" '$UUID == u {n++} END {print n + 0}' "$TMPD/labels")
+		st=inactive
+		has_shadowed "$L_UUID" && st=shadowed
+		printf '%-16s %-9s %7s %10s %9s %s\n' "$L_NAME" "$st" "$have/$L_COUNT" \
+			"$(human $((L_DATA * L_COUNT)))" "$(human "$L_CHUNK")" "$L_UUID"
+	done
+	while IFS= read -r _li_l; do
+		label_rec "$_li_l"
+		warn "$L_DEV: ${L_NAME:+member $L_INDEX of array $L_NAME: }label shadowed by $L_WHAT (assemble refuses it)"
+	done <"$TMPD/shadowed"
+	return 0
+}
+
+help_table() {
+	cat <<EOF
+usage: $PROG table NAME
+
+Print the device-mapper table of array NAME: the live one if it is active,
+else the one assemble would load, computed from the labels (read only).
+Exit: 0, 3 incomplete or inconsistent set, 4 not found.
+EOF
+}
+cmd_table() {
+	case ${1:-} in -h | --help) help_table; exit 0 ;; '') usage_die "table needs an array name" ;; esac
+	[ $# = 1 ] || usage_die "table takes one array name"
+	if is_array "$1"; then
+		dmsetup table "$1"
+		return $?
+	fi
+	tmpdir
+	# shellcheck disable=SC2046 # a list of device paths
+	collect $(candidates)
+	u=$(label_awk -v n="$1" '$NAME == n {print $UUID}' "$TMPD/labels" | sort -u)
+	[ -n "$u" ] || die 4 "no array called $1"
+	[ "$(echo "$u" | wc -l)" = 1 ] || die 3 "two different arrays are called $1"
+	# a member that carries another signature now is not this array's
+	if has_shadowed "$u"; then
+		refuse_shadowed "$u"
+		die 3 "array $1: a member carries another signature now: no table"
+	fi
+	check_set "$u"
+	case $? in
+	0) set_table ;;
+	4)
+		lost_hint "$1" "$u"
+		die 3 "array $1 is incomplete (member$MISSING not found): no table" ;;
+	*) die 3 "array $1 is inconsistent: no table" ;;
+	esac
+}
+
+# ---- clear -------------------------------------------------------------
+help_clear() {
+	cat <<EOF
+usage: $PROG clear NAME...
+
+Forget the I/O errors of every member of array NAME, like 'zpool clear':
+the kernel zeroes the error counters, and members that are erroring or
+failed (but whose disk is still there) are ok again.  Errors are kept until
+then on purpose: clear them once you have understood them (backup, SMART).
+Exit: 0 cleared, 1 failed, 2 usage, 4 no such array.
+EOF
+}
+cmd_clear() {
+	case ${1:-} in -h | --help) help_clear; exit 0 ;; '') usage_die "clear needs an array name" ;; esac
+	_cl_rc=0
+	for nm in "$@"; do
+		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
+		if dmsetup message "$nm" 0 clear_errors; then
+			say "$nm: errors cleared"
+		else
+			warn "$nm: clear_errors failed"
+			_cl_rc=1
+		fi
+	done
+	return "$_cl_rc"
+}

@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe library: a member's record and the one list of its fields, from
+# which status, detail (text and --json) and the monitor's Prometheus
+# textfile are all written.
+#
+# MEMBER_FIELDS has a line per field, in the order of the JSON objects and
+# of the metrics; its columns, separated by |:
+#   name     the field's variable, M_<name>, set by member_info
+#   source   sysfs: the kernel's members/<i>/<name> (0 if absent);
+#            -: member_info or a gatherer sets it
+#   json     KEY:KIND, - for none; KIND n number, N number or null when
+#            empty, s string or null when empty, S string
+#   in       the --json objects that carry it: s status, d detail
+#   status   its column in the status table: POSITION:HEADER:FORMAT:SHOW,
+#            - for none; SHOW num (as is), str (- when empty), dev (the
+#            device's name), human (sectors as 1.5 GiB), temp (42C or -)
+#   detail   its column in the detail table, as status
+#   metric   Prometheus: NAME:TYPE:UNIT (UNIT - as is, bytes from sectors,
+#            seconds from microseconds, minutes and hours: seconds from
+#            them and no sample when empty, opt: no sample when empty), or
+#            NAME:TYPE:state (one sample per member state),
+#            NAME:TYPE:states=A,B,C (one sample per word), key:LABEL (a label of
+#            every member sample), info:LABEL (a label of
+#            ssdstripe_member_info), - for none
+#   help     the metric's HELP text
+# Another concern adds fields by appending lines to MEMBER_FIELDS and a
+# function to MEMBER_GATHER that sets their M_ variables; member_info calls
+# it for each member after its own pass.
+MEMBER_FIELDS='INDEX|-|index:n|sd|1:#:%-2s:num|1:#:%-2s:num|key:member|
+DEV|-|device:S|sd|2:DEVICE:%-14s:dev|2:DEVICE:%-14s:dev|info:device|
+MODEL|-|model:s|sd|3:MODEL:%-20.20s:str|3:MODEL:%-20.20s:str|info:model|
+SERIAL|-|serial:s|sd|4:SERIAL:%-12.12s:str|4:SERIAL:%-12.12s:str|key:serial|
+FW|-|-||-|-|info:firmware|
+SIZE|-|size_sectors:n|d|-|5:SIZE:%10s:human|-|
+state|-|state:S|sd|5:STATE:%-8s:num|6:STATE:%-8s:num|ssdstripe_member_state:gauge:state|Member state (ok, slow, erroring, failed): 1 for the current one, 0 for the others.
+read_ios|sysfs|read_ios:n|s|6:READS:%10s:num|-|ssdstripe_member_reads_total:counter:-|Read requests sent to the member (read_ios).
+write_ios|sysfs|write_ios:n|s|7:WRITES:%10s:num|-|ssdstripe_member_writes_total:counter:-|Write requests sent to the member (write_ios).
+flush_ios|sysfs|flush_ios:n|s|-|-|ssdstripe_member_flushes_total:counter:-|Flush requests sent to the member (flush_ios).
+discard_ios|sysfs|discard_ios:n|s|10:DISCARDS:%10s:num|-|ssdstripe_member_discards_total:counter:-|Discard requests sent to the member (discard_ios).
+write_zeroes_ios|sysfs|write_zeroes_ios:n|s|-|-|ssdstripe_member_write_zeroes_total:counter:-|Write-zeroes requests sent to the member (write_zeroes_ios).
+read_sectors|sysfs|read_sectors:n|s|-|-|ssdstripe_member_read_bytes_total:counter:bytes|Bytes read from the member (read_sectors).
+write_sectors|sysfs|write_sectors:n|s|-|-|ssdstripe_member_written_bytes_total:counter:bytes|Bytes written to the member (write_sectors).
+discard_sectors|sysfs|discard_sectors:n|s|11:TRIMMED:%10s:human|-|ssdstripe_member_discarded_bytes_total:counter:bytes|Bytes discarded on the member (discard_sectors).
+errors|sysfs|errors:n|sd|8:ERRORS:%6s:num|7:ERRORS:%6s:num|ssdstripe_member_errors_total:counter:-|I/O errors of the member, every operation (errors); kept until cleared.
+read_errors|sysfs|read_errors:n|s|-|-|ssdstripe_member_read_errors_total:counter:-|Read errors of the member (read_errors).
+write_errors|sysfs|write_errors:n|s|-|-|ssdstripe_member_write_errors_total:counter:-|Write errors of the member (write_errors).
+flush_errors|sysfs|flush_errors:n|s|-|-|ssdstripe_member_flush_errors_total:counter:-|Flush errors of the member (flush_errors).
+discard_errors|sysfs|discard_errors:n|s|-|-|ssdstripe_member_discard_errors_total:counter:-|Discard errors of the member (discard_errors).
+retries|sysfs|retries:n|sd|-|8:RETRIES:%7s:num|ssdstripe_member_retries_total:counter:-|Requests the member completed as retry or would-block, not counted as errors (retries).
+inflight|sysfs|inflight:n|s|-|-|ssdstripe_member_inflight:gauge:-|Requests in flight on the member.
+latency_us|sysfs|latency_us:n|sd|9:LAT_US:%8s:num|9:LAT_US:%8s:num|ssdstripe_member_latency_seconds:gauge:seconds|Recent mean completion latency of the member.
+TEMP|-|temperature_c:N|s|12:TEMP:%5s:temp|-|ssdstripe_member_temperature_celsius:gauge:opt|Drive temperature from hwmon, where the kernel has one.'
+MEMBER_GATHER=''
+
+# shellcheck disable=SC2034 # the M_ fields are read by name (MEMBER_FIELDS)
+# member_info ARRAYSYS I [STATE]: sets M_<name> of every field of member I
+# in one pass (M_state = STATE, as the caller's snapshot has it)
+member_info() {
+	_mi=$1/members/$2
+	M_INDEX=$2 M_state=${3-}
+	M_DEV=$(readlink -f "$_mi/block" 2>/dev/null)
+	M_DEV=${M_DEV##*/}
+	M_MODEL='' M_SERIAL='' M_FW='' M_TEMP=''
+	read_attr "/sys/class/block/$M_DEV/size" 0
+	M_SIZE=$V
+	_mi_b=/sys/class/block/$M_DEV
+	[ -e "$_mi_b/partition" ] && _mi_b=$(readlink -f "$_mi_b/..")
+	for _mi_f in "$_mi_b/device/model" "$_mi_b/device/device/model"; do
+		[ -r "$_mi_f" ] && { read_attr "$_mi_f"; M_MODEL=${V%"${V##*[![:space:]]}"}; break; }
+	done
+	drive_serial "$_mi_b" && M_SERIAL=$V
+	# NVMe: firmware_rev of the controller; SCSI/ATA: rev
+	for _mi_f in "$_mi_b/device/firmware_rev" "$_mi_b/device/device/firmware_rev" "$_mi_b/device/rev"; do
+		[ -r "$_mi_f" ] && { read_attr "$_mi_f"; trim; M_FW=$V; break; }
+	done
+	for _mi_f in "$_mi_b"/device/hwmon*/temp1_input "$_mi_b"/device/hwmon/hwmon*/temp1_input \
+		"$_mi_b"/device/device/hwmon/hwmon*/temp1_input; do
+		[ -r "$_mi_f" ] || continue
+		read_attr "$_mi_f" || continue
+		M_TEMP=$((V / 1000))
+		break
+	done
+	while IFS='|' read -r _mi_n _mi_src _; do
+		[ "$_mi_src" = sysfs ] || continue
+		read_attr "$_mi/$_mi_n" 0
+		eval "M_$_mi_n=\$V"
+	done <<EOF
+$MEMBER_FIELDS
+EOF
+	for _mi_g in $MEMBER_GATHER; do "$_mi_g" "$_mi_b"; done
+}
+
+json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '[:cntrl:]')"; }
+
+# prom_escape VALUE: PE = VALUE as a Prometheus label value: \ " and a
+# newline escaped, by the shell (awks disagree on backslashes in gsub:
+# mawk, Debian's awk, left a \ as it was)
+prom_escape() {
+	PE=$1
+	case $1 in *[\\\"]* | *"$NL"*) ;; *) return 0 ;; esac
+	PE='' _pe=$1
+	while [ -n "$_pe" ]; do
+		_pe_r=${_pe#?}
+		_pe_c=${_pe%"$_pe_r"}
+		_pe=$_pe_r
+		case $_pe_c in
+		\\) PE="$PE\\\\" ;;
+		\") PE="$PE\\\"" ;;
+		"$NL") PE="$PE\\n" ;;
+		*) PE="$PE$_pe_c" ;;
+		esac
+	done
+}
+
+# member_json VIEW: the member_info fields as a JSON object, those of the
+# status (s) or detail (d) --json output
+member_json() {
+	_mj_sep='{'
+	while IFS='|' read -r _mj_n _ _mj_j _mj_in _; do
+		case $_mj_in in *"$1"*) ;; *) continue ;; esac
+		eval "_mj_v=\${M_$_mj_n-}"
+		case ${_mj_j#*:} in
+		n) ;;
+		N) [ -n "$_mj_v" ] || _mj_v=null ;;
+		s) if [ -n "$_mj_v" ]; then _mj_v=$(json_str "$_mj_v"); else _mj_v=null; fi ;;
+		S) _mj_v=$(json_str "$_mj_v") ;;
+		esac
+		printf '%s"%s":%s' "$_mj_sep" "${_mj_j%%:*}" "$_mj_v"
+		_mj_sep=,
+	done <<EOF
+$MEMBER_FIELDS
+EOF
+	printf '}'
+}
+
+# member_columns VIEW: MC = the table columns of the status (s) or detail
+# (d) view in their order, "name:HEADER:FORMAT:SHOW" words
+member_columns() {
+	MC='' _mc_i=1
+	while :; do
+		_mc_w=''
+		while IFS='|' read -r _mc_n _ _ _ _mc_s _mc_d _; do
+			[ "$1" = s ] || _mc_s=$_mc_d
+			[ "${_mc_s%%:*}" = "$_mc_i" ] && _mc_w="$_mc_n:${_mc_s#*:}"
+		done <<EOF
+$MEMBER_FIELDS
+EOF
+		[ -n "$_mc_w" ] || break
+		MC="$MC $_mc_w"
+		_mc_i=$((_mc_i + 1))
+	done
+}
+
+# member_row [header]: the member_info fields as a row of the table MC
+# (member_columns), or its header line
+member_row() {
+	_mr_f=''
+	_mr_h=${1-}
+	set --
+	for _mr_c in $MC; do
+		_mr_n=${_mr_c%%:*} _mr_c=${_mr_c#*:}
+		_mr_hd=${_mr_c%%:*} _mr_c=${_mr_c#*:}
+		_mr_f="$_mr_f ${_mr_c%%:*}"
+		if [ -n "$_mr_h" ]; then
+			set -- "$@" "$_mr_hd"
+			continue
+		fi
+		eval "_mr_v=\${M_$_mr_n-}"
+		case ${_mr_c#*:} in
+		str) _mr_v=${_mr_v:--} ;;
+		dev) _mr_v=$(prettyname "$_mr_v") ;;
+		human) _mr_v=$(human "$_mr_v") ;;
+		temp) if [ -n "$_mr_v" ]; then _mr_v=${_mr_v}C; else _mr_v=-; fi ;;
+		esac
+		set -- "$@" "$_mr_v"
+	done
+	# shellcheck disable=SC2059 # the format is the columns'
+	printf "  ${_mr_f# }\\n" "$@"
+}
+
+# members_out ARRAYSYS VIEW JSON STATE...: every member of the array, its
+# state from the caller's snapshot: the JSON objects of the status (s) or
+# detail (d) view, comma-separated, when JSON is not empty, else the rows
+# of the table member_columns chose
+members_out() {
+	_ms_s=$1 _ms_v=$2 _ms_j=$3 _ms_i=0
+	shift 3
+	for _ms_st in "$@"; do
+		member_info "$_ms_s" "$_ms_i" "$_ms_st"
+		if [ -n "$_ms_j" ]; then
+			[ "$_ms_i" = 0 ] || printf ','
+			member_json "$_ms_v"
+		else
+			member_row
+		fi
+		_ms_i=$((_ms_i + 1))
+	done
+}
+
+# member_prom LABELS: the member_info fields as Prometheus samples, every
+# one labelled LABELS (the array's) and the member's key labels; HELP and
+# TYPE come from metric_defs
+member_prom() {
+	_mp_l=$1 _mp_i=''
+	while IFS='|' read -r _mp_n _ _ _ _ _ _mp_m _; do
+		case $_mp_m in key:* | info:*) ;; *) continue ;; esac
+		eval "prom_escape \"\${M_$_mp_n-}\""
+		case $_mp_m in
+		key:*) _mp_l="$_mp_l,${_mp_m#key:}=\"$PE\"" ;;
+		*) _mp_i="$_mp_i,${_mp_m#info:}=\"$PE\"" ;;
+		esac
+	done <<EOF
+$MEMBER_FIELDS
+EOF
+	printf 'ssdstripe_member_info{%s%s} 1\n' "$_mp_l" "$_mp_i"
+	while IFS='|' read -r _mp_n _ _ _ _ _ _mp_m _; do
+		case $_mp_m in - | key:* | info:*) continue ;; esac
+		eval "_mp_v=\${M_$_mp_n-}"
+		_mp_name=${_mp_m%%:*}
+		case ${_mp_m##*:} in
+		state | states=*)
+			_mp_ss=${_mp_m##*:states=}
+			[ "$_mp_ss" != "$_mp_m" ] || _mp_ss=ok,slow,erroring,failed
+			_mp_ifs=$IFS IFS=,
+			for _mp_s in $_mp_ss; do
+				_mp_b=0
+				[ "$_mp_v" = "$_mp_s" ] && _mp_b=1
+				printf '%s{%s,state="%s"} %d\n' "$_mp_name" "$_mp_l" "$_mp_s" "$_mp_b"
+			done
+			IFS=$_mp_ifs ;;
+		minutes) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 60)) ;;
+		hours) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 3600)) ;;
+		bytes) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 512)) ;;
+		seconds) printf '%s{%s} %d.%06d\n' "$_mp_name" "$_mp_l" $((_mp_v / 1000000)) $((_mp_v % 1000000)) ;;
+		opt) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;
+		*) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;
+		esac
+	done <<EOF
+$MEMBER_FIELDS
+EOF
+}
+
+# member_metric_defs: "NAME TYPE HELP" of every member metric but
+# ssdstripe_member_info, for metric_defs
+member_metric_defs() {
+	while IFS='|' read -r _ _ _ _ _ _ _md_m _md_h; do
+		case $_md_m in - | key:* | info:*) continue ;; esac
+		_md_t=${_md_m#*:}
+		printf '%s %s %s\n' "${_md_m%%:*}" "${_md_t%%:*}" "$_md_h"
+	done <<EOF
+$MEMBER_FIELDS
+EOF
+}

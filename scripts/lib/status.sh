@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe status: health and statistics of active arrays and their
+# members, as a table or JSON.
+
+# ---- status ------------------------------------------------------------
+help_status() {
+	cat <<EOF
+usage: $PROG status [NAME...] [--json]
+
+Health and statistics of active arrays and of each member: device, model and
+serial where the system has them, state (ok, slow, erroring, failed), I/O,
+errors, latency, discard totals, the NVMe temperature where hwmon has it and
+what the drive says of its own health (DRIVE: ok, warning, critical or
+unknown, from smartctl or nvme-cli, kept SMART_CACHE s, default 60; a line
+says why for each drive that is not ok).  The array state is its worst
+member's: optimal, slow, erroring or failed.
+With no array active and none named it says "no active arrays" (--json:
+an empty list) and exits 0: nothing is unhealthy.  Name the arrays you
+expect to exist: a name that is not active exits 4.
+'$PROG detail NAME' adds the creation time and the health thresholds.
+Exit: 0 all optimal, 4 no such array, 5 one is slow or a drive warns,
+6 one is erroring or a drive is critical, 7 one has failed (the worst
+decides).
+EOF
+}
+
+# advice ARRAY STATE: what the admin should do (Documentation/dm-ssdstripe.rst)
+advice() {
+	case $2 in
+	slow) say "  a member is slow: check its cooling, firmware and SMART/NVMe log" ;;
+	erroring) say "  a member returned I/O errors: back up now, check its SMART/NVMe log," \
+		"then '$PROG clear $1' once understood" ;;
+	failed) say "  a member has failed: the array has lost data; restore from backup" ;;
+	esac
+}
+
+cmd_status() {
+	json='' names=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--json) json=1; shift ;;
+		-h | --help) help_status; exit 0 ;;
+		-*) usage_die "unknown option $1" ;;
+		*) names="$names $1"; shift ;;
+		esac
+	done
+	if [ -z "$names" ]; then
+		names=$(active_arrays)
+		if [ -z "$names" ]; then
+			if [ -n "$json" ]; then printf '{"version":1,"arrays":[]}\n'; else say "no active arrays"; fi
+			return 0
+		fi
+	else
+		for nm in $names; do is_array "$nm" || die 4 "$nm is not an active ssdstripe array"; done
+	fi
+	_su_rc=0 _su_first=1
+	[ -n "$json" ] || member_columns s
+	[ -n "$json" ] && printf '{"version":1,"arrays":['
+	for nm in $names; do
+		s=$(dm_sysdir "$nm")/ssdstripe
+		if [ ! -d "$s" ]; then
+			warn "$nm has no sysfs statistics (not the first target of its table?)"
+			continue
+		fi
+		snap=$(snapshot "$s")
+		astate=${snap%% *}
+		rc=$(state_rc "$astate")
+		[ "$rc" -gt "$_su_rc" ] && _su_rc=$rc
+		n=$(cat "$s/member_count")
+		chunk=$(cat "$s/chunk_sectors")
+		size=$(cat "$s/../size")
+		u=$(dm_uuid "$nm")
+		case $u in "$DM_UUID_PREFIX"*) u=${u#"$DM_UUID_PREFIX"} ;; *) u='' ;; esac
+		if [ -n "$json" ]; then
+			[ -n "$_su_first" ] || printf ','
+			_su_first=''
+			printf '{"name":%s,"uuid":%s,"state":%s,"member_count":%s,"chunk_sectors":%s,"size_sectors":%s,"members":[' \
+				"$(json_str "$nm")" "$(if [ -n "$u" ]; then json_str "$u"; else echo null; fi)" \
+				"$(json_str "$astate")" "$n" "$chunk" "$size"
+		else
+			say "array $nm: $astate, $(plural "$n" member), chunk $(human "$chunk"), $(human "$size")${u:+, uuid $u}"
+			advice "$nm" "$astate"
+			member_row header
+		fi
+		DRIVE_NOTES='' DRIVE_RC=0
+		# shellcheck disable=SC2086 # the member states are words
+		members_out "$s" s "$json" ${snap#* }
+		[ -n "$json" ] && printf ']}'
+		[ -n "$json" ] || printf '%s' "$DRIVE_NOTES"
+		# a drive's own warning counts even while the I/O is fine
+		[ "$DRIVE_RC" -gt "$_su_rc" ] && _su_rc=$DRIVE_RC
+	done
+	[ -n "$json" ] && printf ']}\n'
+	return "$_su_rc"
+}
