@@ -4,12 +4,15 @@
 # fair.  Prints one line per measurement:
 #   BENCH section=S target=T members=N workload=W rep=R iops=.. bw_kib=..
 #         p50_us=.. p99_us=.. cpu_us_per_io=..
+#   BENCH section=chunk target=T chunk=C members=4 workload=W rep=R iops=..
+#         bw_kib=.. p50_us=.. p99_us=.. cpu_us_per_io=..
 #   BENCH section=discard target=T members=N size_mib=M rep=R secs=..
 #         member_discards=a,b,c,..
 #   BENCH section=profile target=T workload=W ios=.. samples=.. period_ns=..
 #   BENCH-SYM target=T workload=W samples=.. dso=D sym=S
 # and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs),
-# quick (1 repetition, 1 s runs) or profile (only the profile, section 0).
+# quick (1 repetition, 1 s runs), profile (only the profile, section 0) or
+# chunk (only section 1c, 1 repetition, 3 s runs).
 # shellcheck disable=SC1091 # lib.sh is at /tests/integration in the guest
 . /tests/integration/lib.sh
 
@@ -17,6 +20,7 @@ size=${1:-full}
 case $size in
 quick) REPS=1 RT=1 PRT=2 ;;
 profile) REPS=1 RT=3 PRT=5 ;;	# only section 0
+chunk) REPS=1 RT=3 PRT=5 ;;	# only section 1c
 *) REPS=3 RT=3 PRT=5 ;;
 esac
 CHUNK=128		# 64 KiB, the same for every striping target
@@ -183,6 +187,83 @@ profile() {
 	done
 	rmmod null_blk
 }
+
+# --- 1c. chunk size: gather against per-chunk splitting -------------------
+# striped, md raid0 and ssdstripe, each with 4 KiB, 32 KiB and 256 KiB
+# chunks over 4 plain null_blk members of its own: nine arrays loaded at
+# once by one fio process on guest CPU 0, as in 1b, so every IOPS ratio in
+# a workload (across targets and across chunk sizes) is the inverse ratio
+# of what one I/O costs.  striped and md raid0 cut a 1 MiB request into
+# 1 MiB / chunk pieces; ssdstripe sends one bio per member.
+CHUNKS="8 64 512"
+CHUNK_TARGETS="striped md_raid0 ssdstripe"
+chunk_dev() { # TARGET CHUNK
+	case $1 in
+	md_raid0) echo "/dev/md/c$2" ;;
+	*) echo "/dev/mapper/c_$1_$2" ;;
+	esac
+}
+chunk_bench() {
+	progress "chunk sizes"
+	modprobe null_blk nr_devices=36 gb=1 queue_mode=2 irqmode=0 memory_backed=0 \
+		submit_queues=2 hw_queue_depth=256 ||
+		{ echo "BENCH-ERROR null_blk x36"; return; }
+	_k=0 _jobs=''
+	for _c in $CHUNKS; do
+		for _t in $CHUNK_TARGETS; do
+			_devs="/dev/nullb$_k /dev/nullb$((_k + 1)) /dev/nullb$((_k + 2)) /dev/nullb$((_k + 3))"
+			_k=$((_k + 4))
+			_len=$(($(blockdev --getsz /dev/nullb0) / _c * _c * 4))
+			case $_t in
+			md_raid0)
+				# shellcheck disable=SC2086
+				mdadm --build "/dev/md/c$_c" --level=0 --chunk=$((_c / 2)) \
+					--raid-devices=4 $_devs >/dev/null ;;
+			*)
+				dmsetup create "c_${_t}_$_c" --table \
+					"0 $_len $_t 4 $_c $(echo "$_devs" | sed 's/ / 0 /g') 0" ;;
+			esac || { echo "BENCH-ERROR cannot build $_t chunk $_c"; return; }
+			_jobs="$_jobs --name=$_t-$_c --filename=$(chunk_dev "$_t" "$_c")"
+		done
+	done
+	_rep=1
+	while [ $_rep -le $REPS ]; do
+		for _wl in sr1m sw1m sr128k sw128k rr4k_qd32 rw4k_qd32; do
+			progress "chunk sizes rep $_rep $_wl"
+			# shellcheck disable=SC2046,SC2086
+			fio --direct=1 --ioengine=libaio $(fio_args "$_wl") --time_based --cpus_allowed=0 \
+				--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
+				--output-format=terse --terse-version=3 $_jobs 2>/dev/null |
+			awk -F';' -v wl="$_wl" -v rep="$_rep" '
+			function val(f,  a) { split(f, a, "="); return a[2] + 0 }
+			NF > 90 && $5 == 0 && $8 + $49 > 0 {
+				iops = $8 + $49; bw = $7 + $48
+				if ($8 >= $49) { p50 = val($24); p99 = val($30) }
+				else { p50 = val($65); p99 = val($71) }
+				cpu = ($88 + $89) * 10000 / iops
+				split($3, tc, "-")
+				printf "BENCH section=chunk target=%s chunk=%s members=4 workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
+					tc[1], tc[2], wl, rep, iops, bw, p50, p99, cpu
+			}'
+		done
+		_rep=$((_rep + 1))
+	done
+	for _c in $CHUNKS; do
+		for _t in $CHUNK_TARGETS; do
+			case $_t in
+			md_raid0) mdadm --stop "/dev/md/c$_c" >/dev/null 2>&1 ;;
+			*) dmsetup remove "c_${_t}_$_c" ;;
+			esac
+		done
+	done
+	rmmod null_blk
+}
+
+if [ "$size" = chunk ]; then
+	chunk_bench
+	echo "BENCH-DONE"
+	exit 0
+fi
 profile
 if [ "$size" = profile ]; then
 	echo "BENCH-DONE"
@@ -262,6 +343,8 @@ while [ $rep -le $REPS ]; do
 	rep=$((rep + 1))
 done
 rmmod null_blk
+
+chunk_bench
 
 # --- 2. SSD-like members: a bandwidth cap and a completion latency --------
 # Each member: 4 MiB/s (null_blk's mbps budget is refilled 50 times a
