@@ -684,6 +684,18 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 	return DM_MAPIO_REMAPPED;
 }
 
+/*
+ * Keep the first @sectors of @bio, up to its first chunk's end; dm core
+ * sends the rest to map again.  An integrity payload is cut to match, as
+ * dm core cuts that of a clone it shortens itself.
+ */
+static void ssdstripe_accept_chunk(struct bio *bio, unsigned int sectors)
+{
+	dm_accept_partial_bio(bio, sectors);
+	if (bio_integrity(bio))
+		bio_integrity_trim(bio);
+}
+
 static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 {
 	struct ssdstripe_c *sc = ti->private;
@@ -709,7 +721,7 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 		/* Across chunks: one bio per member, or the first chunk now. */
 		if (ssdstripe_gather(sc, bio))
 			return DM_MAPIO_SUBMITTED;
-		dm_accept_partial_bio(bio, left);
+		ssdstripe_accept_chunk(bio, left);
 	}
 
 	bio->bi_iter.bi_sector = sector;
