@@ -121,7 +121,7 @@ static void ssdstripe_remap_test(struct kunit *test)
 	};
 	unsigned int i, member, ref_member, left;
 	struct ssdstripe_c *sc;
-	u64 ref_result;
+	u64 ref_result, in_chunk;
 	sector_t r;
 
 	sc = kunit_kzalloc(test, struct_size(sc, member, c->members),
@@ -142,8 +142,8 @@ static void ssdstripe_remap_test(struct kunit *test)
 				    ref_result + c->offset + 1000003ULL * ref_member,
 				    "sector %llu", probes[i]);
 		/* What is left of the chunk: where map must split. */
-		KUNIT_EXPECT_EQ_MSG(test, (u64)left,
-				    c->chunk - (ref_result - div64_u64(ref_result, c->chunk) * c->chunk),
+		in_chunk = ref_result - div64_u64(ref_result, c->chunk) * c->chunk;
+		KUNIT_EXPECT_EQ_MSG(test, (u64)left, c->chunk - in_chunk,
 				    "sector %llu", probes[i]);
 	}
 }
