@@ -72,6 +72,24 @@ measure() {
 	END { if (!found) printf "BENCH-ERROR fio gave no result for %s %s %s\n", sec, tgt, wl }'
 }
 
+# h2h_lines SECTION WORKLOAD REP: BENCH lines from the terse output of one
+# fio process running one job per target (on stdin).  A job named T-C is
+# target T with a chunk of C sectors (chunk=C in the line).  CPU per I/O
+# is each job's own user + system time (% of one CPU) over its I/Os.
+h2h_lines() {
+	awk -F';' -v sec="$1" -v wl="$2" -v rep="$3" '
+	function val(f,  a) { split(f, a, "="); return a[2] + 0 }
+	NF > 90 && $5 == 0 && $8 + $49 > 0 {
+		iops = $8 + $49; bw = $7 + $48
+		if ($8 >= $49) { p50 = val($24); p99 = val($30) }
+		else { p50 = val($65); p99 = val($71) }
+		cpu = ($88 + $89) * 10000 / iops
+		n = split($3, tc, "-")
+		printf "BENCH section=%s target=%s%s members=4 workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
+			sec, tc[1], (n > 1 ? " chunk=" tc[2] : ""), wl, rep, iops, bw, p50, p99, cpu
+	}'
+}
+
 # make_target TARGET DEV...: one array over the members, as large as the
 # smallest member allows: /dev/mapper/b_<TARGET> for striped, ssdstripe and
 # ssdstripe_nostats, /dev/md/bench (raid0 without superblock) for md_raid0.
@@ -234,17 +252,7 @@ chunk_bench() {
 			fio --direct=1 --ioengine=libaio $(fio_args "$_wl") --time_based --cpus_allowed=0 \
 				--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
 				--output-format=terse --terse-version=3 $_jobs 2>/dev/null |
-			awk -F';' -v wl="$_wl" -v rep="$_rep" '
-			function val(f,  a) { split(f, a, "="); return a[2] + 0 }
-			NF > 90 && $5 == 0 && $8 + $49 > 0 {
-				iops = $8 + $49; bw = $7 + $48
-				if ($8 >= $49) { p50 = val($24); p99 = val($30) }
-				else { p50 = val($65); p99 = val($71) }
-				cpu = ($88 + $89) * 10000 / iops
-				split($3, tc, "-")
-				printf "BENCH section=chunk target=%s chunk=%s members=4 workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
-					tc[1], tc[2], wl, rep, iops, bw, p50, p99, cpu
-			}'
+				h2h_lines chunk "$_wl" "$_rep"
 		done
 		_rep=$((_rep + 1))
 	done
@@ -328,16 +336,7 @@ while [ $rep -le $REPS ]; do
 		fio --direct=1 --ioengine=libaio $(fio_args "$wl") --time_based --cpus_allowed=0 \
 			--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
 			--output-format=terse --terse-version=3 $jobs 2>/dev/null |
-		awk -F';' -v wl="$wl" -v rep="$rep" '
-		function val(f,  a) { split(f, a, "="); return a[2] + 0 }
-		NF > 90 && $5 == 0 && $8 + $49 > 0 {
-			iops = $8 + $49; bw = $7 + $48
-			if ($8 >= $49) { p50 = val($24); p99 = val($30) }
-			else { p50 = val($65); p99 = val($71) }
-			cpu = ($88 + $89) * 10000 / iops	# % of one CPU -> us per I/O
-			printf "BENCH section=h2h target=%s members=4 workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
-				$3, wl, rep, iops, bw, p50, p99, cpu
-		}'
+			h2h_lines h2h "$wl" "$rep"
 	done
 	for t in $H2H; do remove_target "$t"; done
 	rep=$((rep + 1))
