@@ -85,7 +85,9 @@ direct_writes() {
 					continue
 				row = (i * 7919 + j * 104729) % span
 				k++
-				printf "pwrite -q -i %s -s %d %d %d\n", pat,
+				# -b: one write(2) of the whole size (xfs_io
+				# cuts a write into 4 KiB calls by default)
+				printf "pwrite -q -b %d -i %s -s %d %d %d\n", sz[i] * 512, pat,
 					(k * 4096) % (20 * 1048576), (row * s + a) * 512, sz[i] * 512
 			}
 		}
