@@ -164,7 +164,7 @@ static bool ssdstripe_gather_alloc(struct ssdstripe_c *sc,
 			continue;
 		}
 		bio = bio_alloc_bioset(sc->member[i].dev->bdev, nr,
-				       clone->bi_opf & ~REQ_ALLOC_CACHE,
+				       clone->bi_opf & ~(REQ_ALLOC_CACHE | REQ_DRV),
 				       GFP_NOWAIT, &sc->gather_bs);
 		req->slot[i].bio = bio;
 		if (!bio)

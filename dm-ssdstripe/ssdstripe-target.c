@@ -724,6 +724,15 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 		ssdstripe_accept_chunk(bio, left);
 	}
 
+	/*
+	 * REQ_DRV is dm core's REQ_DM_POLL_LIST: set on a polled bio once its
+	 * first part is queued for polling, and copied into the clone of its
+	 * remainder (alloc_io() does not clear it as alloc_tio() does).  It
+	 * is the member driver's flag below us: NVMe reads it as
+	 * REQ_NVME_MPATH and oopses on a namespace without multipath.
+	 */
+	if (unlikely(bio->bi_opf & REQ_DRV))
+		bio->bi_opf &= ~REQ_DRV;
 	bio->bi_iter.bi_sector = sector;
 	bio_set_dev(bio, sc->member[member].dev->bdev);
 	ssdstripe_account_start(sc, bio, member);
