@@ -160,14 +160,20 @@ plain="/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3"
 # samples x period / I/Os is the time per I/O spent in each function.
 # Under TCG there are no hardware counters; a timer is what perf has.
 PROF_PERIOD=200000
+# What profile measures: PROF_TARGETS with PROF_WORKLOADS (requests of
+# PROF_KIB KiB), labelled target PROF_LABEL in the BENCH lines.
+PROF_TARGETS="striped ssdstripe ssdstripe_nostats md_raid0"
+PROF_WORKLOADS="rr4k_qd32 rw4k_qd32"
+PROF_KIB=4
+PROF_LABEL=''
 profile() {
 	command -v perf >/dev/null || { echo "BENCH-ERROR no perf in the guest"; return; }
 	modprobe null_blk nr_devices=4 gb=4 queue_mode=2 irqmode=0 memory_backed=0 \
 		submit_queues=2 hw_queue_depth=256 || { echo "BENCH-ERROR null_blk"; return; }
-	for _t in striped ssdstripe ssdstripe_nostats md_raid0; do
+	for _t in $PROF_TARGETS; do
 		# shellcheck disable=SC2086
 		make_target "$_t" $plain || continue
-		for _wl in rr4k_qd32 rw4k_qd32; do
+		for _wl in $PROF_WORKLOADS; do
 			progress "profile $_t $_wl"
 			# shellcheck disable=SC2046
 			perf record -N -q -e cpu-clock -c "$PROF_PERIOD" -C 0 -o /tmp/perf.data -- \
@@ -176,13 +182,13 @@ profile() {
 				--time_based --runtime="$PRT" --norandommap --randrepeat=0 \
 				--output-format=terse --terse-version=3 >/tmp/prof.fio 2>/dev/null ||
 				{ echo "BENCH-ERROR perf record $_t $_wl"; continue; }
-			# KiB read + written, 4 KiB each
-			_ios=$(awk -F';' 'NF > 90 {print int(($6 + $47) / 4)}' /tmp/prof.fio)
+			# KiB read + written, PROF_KIB each
+			_ios=$(awk -F';' -v kib="$PROF_KIB" 'NF > 90 {print int(($6 + $47) / kib)}' /tmp/prof.fio)
 			# lines: IP SYMBOL (DSO).  perf finds no module files
 			# here and calls every kernel symbol [kernel.kallsyms]:
 			# the module comes from /proc/kallsyms instead.
 			perf script -i /tmp/perf.data -F ip,sym,dso 2>/dev/null | awk \
-				-v t="$_t" -v wl="$_wl" -v ios="${_ios:-0}" -v per="$PROF_PERIOD" '
+				-v t="$_t$PROF_LABEL" -v wl="$_wl" -v ios="${_ios:-0}" -v per="$PROF_PERIOD" '
 			NR == FNR { if (NF == 4) mod[$3] = $4; next }
 			NF >= 2 {
 				dso = $NF; gsub(/[()]/, "", dso)
@@ -269,6 +275,12 @@ chunk_bench() {
 
 if [ "$size" = chunk ]; then
 	chunk_bench
+	# where a gathered 1 MiB read's time goes, 4 KiB against 256 KiB chunks
+	PROF_TARGETS=ssdstripe PROF_WORKLOADS=sr1m PROF_KIB=1024
+	for CHUNK in 8 512; do
+		PROF_LABEL=@$((CHUNK / 2))k
+		profile
+	done
 	echo "BENCH-DONE"
 	exit 0
 fi

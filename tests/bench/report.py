@@ -77,6 +77,7 @@ def profile_md(runs, syms):
         return [], {}
     per_io = {}     # (target, workload) -> {part: ns per I/O}
     funcs = defaultdict(dict)   # (target, workload) -> {(dso, sym): ns}
+    blk = defaultdict(dict)     # the same for the block layer and the rest
     for s in syms:
         key = (s["target"], s["workload"])
         p = prof.get(key)
@@ -90,7 +91,14 @@ def profile_md(runs, syms):
         d[part] += ns
         if part in ("target", "dm core", "md core"):
             funcs[key][(s["dso"], s["sym"])] = ns
-    md = ["### Profile: where one 4K I/O's CPU time goes", "",
+        elif part == "block layer, rest of kernel":
+            blk[key][(s["dso"], s["sym"])] = ns
+    # the 4K workloads of section 0 first, then any other (--chunk's sr1m)
+    wls = [w for w in ("rr4k_qd32", "rw4k_qd32") if any(k[1] == w for k in per_io)]
+    wls += sorted({k[1] for k in per_io} - set(wls))
+    order = ["ssdstripe", "ssdstripe_nostats", "striped", "md_raid0"]
+    order += sorted({k[0] for k in per_io} - set(order))
+    md = ["### Profile: where one I/O's CPU time goes", "",
           "perf in the guest (`cpu-clock`, one sample per %d µs of CPU 0's "
           "time; TCG has no hardware counters) while one fio job pinned to "
           "CPU 0 drives the target over 4 plain null_blk members, which "
@@ -101,8 +109,7 @@ def profile_md(runs, syms):
           "| workload | target | I/Os | busy ns/IO | " +
           " | ".join(PROFILE_PARTS) + " |",
           "|---|---|---|---|" + "---|" * len(PROFILE_PARTS)]
-    order = ["ssdstripe", "ssdstripe_nostats", "striped", "md_raid0"]
-    for wl in ("rr4k_qd32", "rw4k_qd32"):
+    for wl in wls:
         for t in order:
             d = per_io.get((t, wl))
             if d is None:
@@ -113,15 +120,19 @@ def profile_md(runs, syms):
                       " |")
     md.append("")
     md.append("Hottest functions of the target, dm core and md core "
-              "(4K random read, ns per I/O; inlined helpers count in their "
-              "caller):")
+              "(4K random read where measured, else the workload profiled; "
+              "ns per I/O; inlined helpers count in their caller), and "
+              "of the block layer where the workload is not 4K:")
     md.append("")
-    md.append("| target | function | module | ns/IO |")
-    md.append("|---|---|---|---|")
+    md.append("| target | workload | function | module | ns/IO |")
+    md.append("|---|---|---|---|---|")
     for t in order:
-        f = funcs.get((t, "rr4k_qd32"), {})
+        wl = next((w for w in wls if (t, w) in per_io), None)
+        f = dict(funcs.get((t, wl), {}))
+        if wl and not wl.endswith("4k_qd32"):
+            f.update(blk.get((t, wl), {}))
         for (dso, sym), ns in sorted(f.items(), key=lambda x: -x[1])[:8]:
-            md.append(f"| {t} | `{sym}` | {dso} | {ns:.0f} |")
+            md.append(f"| {t} | {wl} | `{sym}` | {dso} | {ns:.0f} |")
     md.append("")
     return md, {f"{t}/{wl}": dict(d) for (t, wl), d in per_io.items()}
 
@@ -296,10 +307,11 @@ def main():
         with open(f"{out}/results.md", "w") as f:
             f.write("\n".join([f"Command: `{command}`", "",
                                "| goal | measured | |", "|---|---|---|"]
-                              + ch_goals + [""] + ch_md) + "\n")
+                              + ch_goals + [""] + ch_md + prof_md) + "\n")
         with open(f"{out}/results.json", "w") as f:
-            json.dump({"runs": runs, "errors": errors,
-                       "chunk_ratios": ch_json}, f, indent=1)
+            json.dump({"runs": runs, "syms": syms, "errors": errors,
+                       "chunk_ratios": ch_json,
+                       "profile_ns_per_io": prof_json}, f, indent=1)
         return
     if not perf and prof_md:    # tests/bench/run --profile
         prof_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
