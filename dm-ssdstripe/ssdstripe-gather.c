@@ -13,10 +13,21 @@
  *
  * What is not gathered goes to map's remap path one chunk at a time, as
  * before: polled bios (dm core polls the clone it handed to map, not bios
- * of ours), bios with an integrity payload (one payload would have to be
- * cut into N gathered ones; the target keeps DM_TARGET_PASSES_INTEGRITY
- * by sending those per chunk), operations other than read and write, and
- * any request whose gather would need memory that is not there at once.
+ * of ours), REQ_NOWAIT bios (see below), bios with an integrity payload
+ * (one payload would have to be cut into N gathered ones; the target
+ * keeps DM_TARGET_PASSES_INTEGRITY by sending those per chunk),
+ * operations other than read and write, and any request whose gather
+ * would need memory that is not there at once.
+ *
+ * REQ_NOWAIT (io_uring's block I/O): a member queue refuses to split a
+ * REQ_NOWAIT bio and ends it with BLK_STS_AGAIN (bio_split_rw_at()), and a
+ * gathered bio often needs splitting (an NVMe virt boundary between the
+ * pieces of a buffer that is not page aligned, max_segments).  The
+ * request would then end with BLK_STS_AGAIN when its last member bio
+ * completes, often in interrupt context, where io_uring cannot reissue
+ * it, and the submitter gets -EAGAIN (002's io_uring run saw it).  A
+ * per-chunk clone is one contiguous piece of the buffer and needs no
+ * such split, so REQ_NOWAIT requests keep that path.
  *
  * Memory and forward progress.  map never sleeps for a gathered bio:
  * every bio and vector array is asked for with GFP_NOWAIT, from the
@@ -30,8 +41,6 @@
  * is the deadlock that allocating several bios from one bio_set invites),
  * never waits on bios it has submitted itself (they sit on
  * current->bio_list until map returns), and the request always moves on.
- * A REQ_NOWAIT request whose bios cannot be had at once ends with
- * BLK_STS_AGAIN instead, and its submitter retries it where it may block.
  */
 
 #include <linux/device-mapper.h>
@@ -190,8 +199,8 @@ fail:
 
 /*
  * Send @bio, a read or write across chunks, to the members as at most one
- * bio each.  Returns true when @bio is ours (gathered, or ended with
- * BLK_STS_AGAIN); false when map should remap its first chunk instead.
+ * bio each.  Returns true when @bio is ours (gathered); false when map
+ * should remap its first chunk instead.
  * May shorten @bio with dm_accept_partial_bio(): dm core maps the rest.
  */
 bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
@@ -206,7 +215,7 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 
 	if (!sc->gather ||
 	    (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) ||
-	    (bio->bi_opf & REQ_POLLED) || bio_integrity(bio))
+	    (bio->bi_opf & (REQ_POLLED | REQ_NOWAIT)) || bio_integrity(bio))
 		return false;
 
 	len = ssdstripe_gather_plan(sc, req, bio, &pieces);
@@ -214,14 +223,8 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 	if (pieces < 2)
 		return false;
 
-	if (!ssdstripe_gather_alloc(sc, req, bio, &nr_bios)) {
-		if (!(bio->bi_opf & REQ_NOWAIT))
-			return false;
-		req->io.member = SSDSTRIPE_NO_MEMBER;
-		bio->bi_status = BLK_STS_AGAIN;
-		bio_endio(bio);
-		return true;
-	}
+	if (!ssdstripe_gather_alloc(sc, req, bio, &nr_bios))
+		return false;
 
 	if (len < bio_sectors(bio))
 		dm_accept_partial_bio(bio, len);

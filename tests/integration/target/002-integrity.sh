@@ -74,9 +74,10 @@ for g in $(echo "$geoms" | tr ' ' ','); do
 done
 [ -z "$failed" ] || fail "fio verify failed for geometries (members/chunk):$failed"
 
-# io_uring on 4 members with 4 KiB chunks: its bios carry REQ_NOWAIT
-# (gathered without sleeping), and with --hipri they are polled (cut at
-# chunk ends instead: dm core polls the clone it gave the target).
+# io_uring on 4 members with 4 KiB chunks: its bios carry REQ_NOWAIT,
+# and with --hipri they are polled; neither is gathered, both are cut at
+# chunk ends (gathered, a REQ_NOWAIT request failed with EAGAIN here; a
+# polled one split at a chunk oopsed in NVMe before REQ_DRV was cleared).
 if [ "$nd" -ge 4 ]; then
 	len=$((MB * 2048 / 32 * 32))
 	for mode in nowait polled; do
