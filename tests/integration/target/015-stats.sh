@@ -36,7 +36,7 @@ done
 # shellcheck disable=SC2046
 set -- $(dmsetup status st)
 [ "$7 $8 $9 ${10}" = "1 AA optimal 5" ] || fail "status: $(dmsetup status st)"
-[ "${11} ${12} ${13} ${14}" = "128 128 0 0" ] ||
+[ "${11} ${12} ${13} ${14}" = "4 128 0 0" ] ||
 	fail "status counts: $(dmsetup status st)"
 
 must /usr/sbin/blkdiscard /dev/mapper/st
