@@ -38,9 +38,10 @@ run_ops() { # TARGETNAME M CHUNK -> prints md5 of each member region
 	must /usr/sbin/blkdiscard -o $((half * 512 + 512)) -l $((quarter * 512)) $dev >&2
 	must /usr/sbin/blkdiscard -z -o $((third * 512 + 1024)) -l $((chunk * 512 * 3 + 1536)) $dev >&2
 	sync
-	# direct reads across chunks at shifting alignments: 3.5 KiB and
-	# 4 MiB - 512 B at a time through the whole array
-	for bs in 3584 4193792; do
+	# direct reads across chunks at shifting alignments: 60.5 KiB and
+	# 4 MiB - 512 B at a time through the whole array (an odd number of
+	# sectors: each read starts one sector further off the chunk grid)
+	for bs in 61952 4193792; do
 		printf 'r%s:%s\n' $bs "$(dd if=$dev bs=$bs iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1)"
 	done
 	rm_array t003 >&2
