@@ -17,6 +17,11 @@
 
 #include "compat-probed.h"
 
+/* bio_integrity() moved to a header of its own. */
+#ifdef HAVE_BIO_INTEGRITY_H
+#include <linux/bio-integrity.h>
+#endif
+
 /* Older kernels register a target from explicit init and exit functions. */
 #ifndef HAVE_MODULE_DM
 #define module_dm(name)							\
@@ -49,6 +54,21 @@ static inline void ssdstripe_set_write_zeroes_limit(struct queue_limits *lim,
 #ifdef HAVE_QUEUE_LIMITS_MAX_HW_WZEROES_UNMAP_SECTORS
 	if (lim->max_hw_wzeroes_unmap_sectors)
 		lim->max_hw_wzeroes_unmap_sectors = sectors;
+#endif
+}
+
+/*
+ * Copy into @dst, a bio built to carry part of @src's data, the hints
+ * about that data that newer kernels keep in the bio.
+ */
+static inline void ssdstripe_bio_copy_hints(struct bio *dst,
+					    const struct bio *src)
+{
+#ifdef HAVE_BIO_WRITE_HINT
+	dst->bi_write_hint = src->bi_write_hint;
+#endif
+#ifdef HAVE_BIO_WRITE_STREAM
+	dst->bi_write_stream = src->bi_write_stream;
 #endif
 }
 

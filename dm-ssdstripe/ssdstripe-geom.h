@@ -36,8 +36,9 @@ static inline void ssdstripe_geom_init(struct ssdstripe_geom *g,
  * at (k div N) * chunk, exactly as dm-stripe lays it out.
  */
 static __always_inline void
-ssdstripe_map_sector(const struct ssdstripe_geom *g, sector_t sector,
-		     unsigned int *member, sector_t *result)
+ssdstripe_map_sector_off(const struct ssdstripe_geom *g, sector_t sector,
+			 unsigned int *member, sector_t *result,
+			 unsigned int *in_chunk)
 {
 	sector_t chunk = sector;
 	sector_t chunk_offset;
@@ -62,6 +63,16 @@ ssdstripe_map_sector(const struct ssdstripe_geom *g, sector_t sector,
 		chunk <<= g->chunk_shift;
 
 	*result = chunk + chunk_offset;
+	*in_chunk = chunk_offset;
+}
+
+static __always_inline void
+ssdstripe_map_sector(const struct ssdstripe_geom *g, sector_t sector,
+		     unsigned int *member, sector_t *result)
+{
+	unsigned int in_chunk;
+
+	ssdstripe_map_sector_off(g, sector, member, result, &in_chunk);
 }
 
 /*
@@ -138,16 +149,75 @@ ssdstripe_scaled_limit(const struct ssdstripe_geom *g, unsigned int member_max)
 }
 
 /*
+ * One piece of a read or write as gather sends it: @len sectors, @offset
+ * sectors into the request, that live on @member at member-relative
+ * @sector (before the member's offset).  A request has one piece per
+ * chunk it touches; a member's pieces, taken in request order, are
+ * contiguous on the member, which is what lets one bio carry them all.
+ */
+struct ssdstripe_piece {
+	unsigned int member;
+	sector_t sector;
+	unsigned int offset;
+	unsigned int len;
+};
+
+/*
+ * The gather plan of a request of @len (> 0) sectors at target-relative
+ * @start, one piece at a time: ssdstripe_piece_first() gives the first,
+ * ssdstripe_piece_next() each following one until it returns false.  Only
+ * the first piece costs a division; the rest walk the stripe row by row.
+ */
+static __always_inline void
+ssdstripe_piece_first(const struct ssdstripe_geom *g, sector_t start,
+		      unsigned int len, struct ssdstripe_piece *p)
+{
+	unsigned int in_chunk;
+
+	ssdstripe_map_sector_off(g, start, &p->member, &p->sector, &in_chunk);
+	p->offset = 0;
+	p->len = min(len, g->chunk - in_chunk);
+}
+
+static __always_inline bool
+ssdstripe_piece_next(const struct ssdstripe_geom *g, unsigned int len,
+		     struct ssdstripe_piece *p)
+{
+	/* Every piece but the last ends where its chunk ends. */
+	sector_t chunk_end = p->sector + p->len;
+
+	p->offset += p->len;
+	if (p->offset >= len)
+		return false;
+
+	/* The next chunk is on the next member, in the same row ... */
+	if (++p->member < g->members) {
+		p->sector = chunk_end - g->chunk;
+	} else {
+		/* ... or on the first member, one row further down. */
+		p->member = 0;
+		p->sector = chunk_end;
+	}
+	p->len = min(len - p->offset, g->chunk);
+
+	return true;
+}
+
+/*
  * Member and member sector, its offset applied, of target-relative @sector:
- * where map sends a read or write.
+ * where map sends a read or write.  @left: sectors from @sector to the end
+ * of its chunk.
  */
 static __always_inline sector_t ssdstripe_remap(const struct ssdstripe_c *sc,
 						sector_t sector,
-						unsigned int *member)
+						unsigned int *member,
+						unsigned int *left)
 {
+	unsigned int in_chunk;
 	sector_t r;
 
-	ssdstripe_map_sector(&sc->geom, sector, member, &r);
+	ssdstripe_map_sector_off(&sc->geom, sector, member, &r, &in_chunk);
+	*left = sc->geom.chunk - in_chunk;
 
 	return r + sc->member[*member].offset;
 }

@@ -9,7 +9,8 @@
  *
  * This file is the target: table parsing, ctr/dtr, map/end_io, status,
  * message and io_hints.  Health is in ssdstripe-health.c, sysfs in
- * ssdstripe-sysfs.c, the layout arithmetic in ssdstripe-geom.h.
+ * ssdstripe-sysfs.c, the layout arithmetic in ssdstripe-geom.h, reads and
+ * writes across chunks in ssdstripe-gather.c.
  */
 
 #include <linux/device-mapper.h>
@@ -361,15 +362,14 @@ static enum ssdstripe_op ssdstripe_bio_op(struct bio *bio)
 }
 
 /*
- * Account a clone about to be sent to @member.  Inlined, as is
- * ssdstripe_map_sector(): the benchmark's profile found both as calls of
- * their own on every I/O's map path.
+ * Account @bio, described by @io, about to be sent to @member.  Inlined,
+ * as is ssdstripe_map_sector(): the benchmark's profile found both as
+ * calls of their own on every I/O's map path.
  */
 static __always_inline void
-ssdstripe_account_start(struct ssdstripe_c *sc, struct bio *bio,
-			unsigned int member)
+__ssdstripe_account_start(struct ssdstripe_c *sc, struct ssdstripe_io *io,
+			  struct bio *bio, unsigned int member)
 {
-	struct ssdstripe_io *io = dm_per_bio_data(bio, sizeof(*io));
 	struct ssdstripe_stats __percpu *st = sc->member[member].stats;
 
 	io->member = member;
@@ -381,6 +381,90 @@ ssdstripe_account_start(struct ssdstripe_c *sc, struct bio *bio,
 	this_cpu_inc(st->ios[io->op]);
 	this_cpu_add(st->sectors[io->op], bio_sectors(bio));
 	this_cpu_inc(st->inflight);
+}
+
+/* A clone that map remaps to @member. */
+static __always_inline void
+ssdstripe_account_start(struct ssdstripe_c *sc, struct bio *bio,
+			unsigned int member)
+{
+	__ssdstripe_account_start(sc, &ssdstripe_req(sc->ti, bio)->io, bio,
+				  member);
+}
+
+/* A gathered bio: one I/O of @member, whatever chunks it carries. */
+void ssdstripe_account_io_start(struct ssdstripe_c *sc, struct ssdstripe_io *io,
+				struct bio *bio, unsigned int member)
+{
+	__ssdstripe_account_start(sc, io, bio, member);
+}
+
+/*
+ * The completion of an I/O to io->member: its statistics, and its errors
+ * for the member's health.  @opf and @status: the bio's flags and status.
+ */
+void ssdstripe_account_io_end(struct ssdstripe_c *sc, struct ssdstripe_io *io,
+			      blk_opf_t opf, blk_status_t status)
+{
+	struct ssdstripe_stats __percpu *st = sc->member[io->member].stats;
+	struct dm_target *ti = sc->ti;
+	enum ssdstripe_err_class class;
+	unsigned int bucket;
+	u64 lat_ns;
+	int count;
+
+	class = ssdstripe_classify(status, opf);
+
+	if (sc->stats) {
+		this_cpu_dec(st->inflight);
+		switch (class) {
+		case SSDSTRIPE_ERR_NONE:
+			/* A flush or discard that works says nothing of data. */
+			if (io->op > SSDSTRIPE_OP_WRITE)
+				break;
+			this_cpu_inc(st->ok);
+			lat_ns = ktime_get_ns() - io->start_ns;
+			bucket = ssdstripe_hist_bucket(div_u64(lat_ns,
+							       NSEC_PER_USEC));
+			this_cpu_inc(st->hist[bucket]);
+			/*
+			 * A FUA write waits for the drive's cache: its latency
+			 * says nothing of the member's speed against peers'
+			 * plain writes (a journal on one member is FUA-heavy).
+			 */
+			if (opf & REQ_FUA)
+				break;
+			this_cpu_inc(st->rw_done);
+			this_cpu_add(st->rw_lat_ns, lat_ns);
+			break;
+		case SSDSTRIPE_ERR_IGNORED:
+			/* Not an error, and not a success either. */
+			break;
+		case SSDSTRIPE_ERR_RETRY:
+			this_cpu_inc(st->retries);
+			break;
+		case SSDSTRIPE_ERR_ERROR:
+			this_cpu_inc(st->failed);
+			this_cpu_inc(st->errors[io->op]);
+			break;
+		}
+	} else if (class == SSDSTRIPE_ERR_RETRY) {
+		this_cpu_inc(st->retries);
+	} else if (class == SSDSTRIPE_ERR_ERROR) {
+		/* Errors still count towards health without accounting. */
+		this_cpu_inc(st->failed);
+	}
+
+	if (class != SSDSTRIPE_ERR_ERROR)
+		return;
+
+	count = atomic_inc_return(&sc->member[io->member].error_count);
+	if (count <= SSDSTRIPE_ERROR_EVENT_LIMIT)
+		schedule_work(&sc->trigger_event);
+	if (count == 1)
+		DMERR_LIMIT("%s: I/O error on member %u (%s)",
+			    dm_table_device_name(ti->table), io->member,
+			    sc->member[io->member].dev->name);
 }
 
 /* --- target ------------------------------------------------------------ */
@@ -457,6 +541,7 @@ bad_put:
 
 static void ssdstripe_free(struct ssdstripe_c *sc)
 {
+	ssdstripe_gather_exit(sc);
 	mutex_destroy(&sc->health_lock);
 	kfree(sc->sysfs_member);
 	kfree(sc->next);
@@ -519,9 +604,19 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_DELAYED_WORK(&sc->health_work, ssdstripe_health_work);
 	INIT_LIST_HEAD(&sc->sysfs_node);
 
-	r = dm_set_target_max_io_len(ti, p.chunk);
-	if (r)
-		goto bad_free;
+	/*
+	 * No max_io_len: a read or write reaches map whole, and map either
+	 * gathers it or splits it at its first chunk's end itself.
+	 */
+	sc->gather = p.members > 1 &&
+		     p.members <= SSDSTRIPE_GATHER_MAX_MEMBERS;
+	if (sc->gather) {
+		r = ssdstripe_gather_init(sc);
+		if (r) {
+			ti->error = "Cannot allocate gather bio set";
+			goto bad_free;
+		}
+	}
 
 	for (i = 0; i < p.members; i++) {
 		r = ssdstripe_get_member(ti, sc, i, &p);
@@ -535,7 +630,9 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->num_discard_bios = sc->discard_passdown ? p.members : 0;
 	ti->num_secure_erase_bios = p.members;
 	ti->num_write_zeroes_bios = p.members;
-	ti->per_io_data_size = sizeof(struct ssdstripe_io);
+	ti->per_io_data_size = sc->gather ?
+		ssdstripe_gather_req_size(p.members) :
+		sizeof(struct ssdstripe_req);
 	ti->private = sc;
 	kfree(p.offset);
 
@@ -565,7 +662,6 @@ static void ssdstripe_dtr(struct dm_target *ti)
 static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 			       unsigned int member)
 {
-	struct ssdstripe_io *io;
 	sector_t begin, end;
 
 	if (!ssdstripe_member_range(&sc->geom,
@@ -575,8 +671,7 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 		 * Nothing of this range lives on @member.  bio_endio() runs
 		 * end_io, which must not take this clone for a member's I/O.
 		 */
-		io = dm_per_bio_data(bio, sizeof(*io));
-		io->member = SSDSTRIPE_NO_MEMBER;
+		ssdstripe_req(sc->ti, bio)->io.member = SSDSTRIPE_NO_MEMBER;
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
@@ -589,10 +684,23 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 	return DM_MAPIO_REMAPPED;
 }
 
+/*
+ * Keep the first @sectors of @bio, up to its first chunk's end; dm core
+ * sends the rest to map again.  An integrity payload is cut to match, as
+ * dm core cuts that of a clone it shortens itself.
+ */
+static void ssdstripe_accept_chunk(struct bio *bio, unsigned int sectors)
+{
+	dm_accept_partial_bio(bio, sectors);
+	if (bio_integrity(bio))
+		bio_integrity_trim(bio);
+}
+
 static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 {
 	struct ssdstripe_c *sc = ti->private;
-	unsigned int member;
+	unsigned int member, left;
+	sector_t sector;
 
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
 		/* Empty flush: dm core clones it once per member. */
@@ -607,9 +715,25 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 		     bio_op(bio) == REQ_OP_WRITE_ZEROES))
 		return ssdstripe_map_range(sc, bio, dm_bio_get_target_bio_nr(bio));
 
-	bio->bi_iter.bi_sector = ssdstripe_remap(sc,
-						 dm_target_offset(ti, bio->bi_iter.bi_sector),
-						 &member);
+	sector = ssdstripe_remap(sc, dm_target_offset(ti, bio->bi_iter.bi_sector),
+				 &member, &left);
+	if (unlikely(bio_sectors(bio) > left) && sc->geom.members > 1) {
+		/* Across chunks: one bio per member, or the first chunk now. */
+		if (ssdstripe_gather(sc, bio))
+			return DM_MAPIO_SUBMITTED;
+		ssdstripe_accept_chunk(bio, left);
+	}
+
+	/*
+	 * REQ_DRV is dm core's REQ_DM_POLL_LIST: set on a polled bio once its
+	 * first part is queued for polling, and copied into the clone of its
+	 * remainder (alloc_io() does not clear it as alloc_tio() does).  It
+	 * is the member driver's flag below us: NVMe reads it as
+	 * REQ_NVME_MPATH and oopses on a namespace without multipath.
+	 */
+	if (unlikely(bio->bi_opf & REQ_DRV))
+		bio->bi_opf &= ~REQ_DRV;
+	bio->bi_iter.bi_sector = sector;
 	bio_set_dev(bio, sc->member[member].dev->bdev);
 	ssdstripe_account_start(sc, bio, member);
 
@@ -620,70 +744,16 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 			    blk_status_t *error)
 {
 	struct ssdstripe_c *sc = ti->private;
-	struct ssdstripe_io *io = dm_per_bio_data(bio, sizeof(*io));
-	struct ssdstripe_stats __percpu *st;
-	enum ssdstripe_err_class class;
-	unsigned int bucket;
-	u64 lat_ns;
-	int count;
+	struct ssdstripe_io *io = &ssdstripe_req(ti, bio)->io;
 
-	if (io->member == SSDSTRIPE_NO_MEMBER)
+	/* Nothing sent, or gathered bios that accounted themselves. */
+	if (io->member == SSDSTRIPE_NO_MEMBER ||
+	    io->member == SSDSTRIPE_GATHERED)
 		return DM_ENDIO_DONE;
 	if (WARN_ON_ONCE(io->member >= sc->geom.members))
 		return DM_ENDIO_DONE;
-	st = sc->member[io->member].stats;
-	class = ssdstripe_classify(*error, bio->bi_opf);
 
-	if (sc->stats) {
-		this_cpu_dec(st->inflight);
-		switch (class) {
-		case SSDSTRIPE_ERR_NONE:
-			/* A flush or discard that works says nothing of data. */
-			if (io->op > SSDSTRIPE_OP_WRITE)
-				break;
-			this_cpu_inc(st->ok);
-			lat_ns = ktime_get_ns() - io->start_ns;
-			bucket = ssdstripe_hist_bucket(div_u64(lat_ns,
-							       NSEC_PER_USEC));
-			this_cpu_inc(st->hist[bucket]);
-			/*
-			 * A FUA write waits for the drive's cache: its latency
-			 * says nothing of the member's speed against peers'
-			 * plain writes (a journal on one member is FUA-heavy).
-			 */
-			if (bio->bi_opf & REQ_FUA)
-				break;
-			this_cpu_inc(st->rw_done);
-			this_cpu_add(st->rw_lat_ns, lat_ns);
-			break;
-		case SSDSTRIPE_ERR_IGNORED:
-			/* Not an error, and not a success either. */
-			break;
-		case SSDSTRIPE_ERR_RETRY:
-			this_cpu_inc(st->retries);
-			break;
-		case SSDSTRIPE_ERR_ERROR:
-			this_cpu_inc(st->failed);
-			this_cpu_inc(st->errors[io->op]);
-			break;
-		}
-	} else if (class == SSDSTRIPE_ERR_RETRY) {
-		this_cpu_inc(st->retries);
-	} else if (class == SSDSTRIPE_ERR_ERROR) {
-		/* Errors still count towards health without accounting. */
-		this_cpu_inc(st->failed);
-	}
-
-	if (class != SSDSTRIPE_ERR_ERROR)
-		return DM_ENDIO_DONE;
-
-	count = atomic_inc_return(&sc->member[io->member].error_count);
-	if (count <= SSDSTRIPE_ERROR_EVENT_LIMIT)
-		schedule_work(&sc->trigger_event);
-	if (count == 1)
-		DMERR_LIMIT("%s: I/O error on member %u (%s)",
-			    dm_table_device_name(ti->table), io->member,
-			    sc->member[io->member].dev->name);
+	ssdstripe_account_io_end(sc, io, bio->bi_opf, *error);
 
 	return DM_ENDIO_DONE;
 }
@@ -865,14 +935,26 @@ ssdstripe_stack_limits(const struct ssdstripe_geom *g, bool discard_passdown,
 	unsigned int io_min, io_opt, wz;
 
 	/*
-	 * No chunk_sectors, unlike dm-stripe: reads and writes are already
-	 * cut at chunk ends by max_io_len, and on 6.12 bio_split_to_limits()
-	 * would cut every write-zeroes at each chunk_sectors boundary before
+	 * No chunk_sectors, unlike dm-stripe: map must see a read or write
+	 * whole to gather it, and on 6.12 bio_split_to_limits() would cut
+	 * every write-zeroes at each chunk_sectors boundary before
 	 * map_range() sees it, one bio per chunk instead of one per member.
 	 * A member's own chunk_sectors means nothing in the array's address
 	 * space either, so none is passed up.
 	 */
 	limits->chunk_sectors = 0;
+
+	/*
+	 * A request gathered from N * k chunks gives each member k chunks:
+	 * the array takes N times what its smallest member takes at once.
+	 * A member bio beyond the member's other limits (segments, virt
+	 * boundary) is split by the member's own queue.
+	 */
+	limits->max_hw_sectors = ssdstripe_scaled_limit(g, limits->max_hw_sectors);
+	limits->max_sectors = ssdstripe_scaled_limit(g, limits->max_sectors);
+	if (limits->max_dev_sectors)
+		limits->max_dev_sectors =
+			ssdstripe_scaled_limit(g, limits->max_dev_sectors);
 
 	if (!check_shl_overflow(g->chunk, SECTOR_SHIFT, &io_min) &&
 	    !check_mul_overflow(io_min, g->members, &io_opt)) {
@@ -914,7 +996,7 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 
 static struct target_type ssdstripe_target = {
 	.name		 = "ssdstripe",
-	.version	 = {1, 2, 1},
+	.version	 = {1, 3, 0},
 	.features	 = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = ssdstripe_ctr,

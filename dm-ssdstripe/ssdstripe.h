@@ -12,6 +12,7 @@
  *                       message, io_hints: the target_type
  *   ssdstripe-health.c  sampling, the health state machine, events
  *   ssdstripe-sysfs.c   /sys/block/dm-<n>/ssdstripe and its ownership
+ *   ssdstripe-gather.c  reads and writes across chunks: one bio per member
  */
 #ifndef DM_SSDSTRIPE_H
 #define DM_SSDSTRIPE_H
@@ -19,6 +20,7 @@
 #include <linux/device-mapper.h>
 
 #include <kunit/visibility.h>
+#include <linux/bio.h>
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -191,6 +193,9 @@ struct ssdstripe_c {
 	sector_t width;			/* sectors used on each member */
 	bool discard_passdown;
 	bool stats;			/* per-I/O accounting on */
+	bool gather;			/* reads and writes across chunks gathered */
+	/* the gathered member bios (ssdstripe-gather.c) */
+	struct bio_set gather_bs;
 	struct dm_target *ti;
 	struct mapped_device *md;
 	struct work_struct trigger_event;
@@ -230,12 +235,45 @@ struct ssdstripe_c {
 /* ssdstripe_io.member of a clone completed in map: no member saw it */
 #define SSDSTRIPE_NO_MEMBER UINT_MAX
 
-/* Per-bio data: which member a clone went to, and when. */
+/*
+ * ssdstripe_io.member of a clone whose data went to the members in
+ * gathered bios of our own, each accounted as its member's I/O.
+ */
+#define SSDSTRIPE_GATHERED (UINT_MAX - 1)
+
+/* Which member an I/O went to, and when. */
 struct ssdstripe_io {
 	u64 start_ns;
 	unsigned int member;
 	unsigned int op;
 };
+
+/*
+ * Gather only up to this many members: the per-bio data of every clone
+ * holds a slot per member.  Larger arrays split at chunks, as before.
+ */
+#define SSDSTRIPE_GATHER_MAX_MEMBERS 64
+
+/*
+ * Per-bio data of a clone.  The gather fields are used only when the
+ * clone is gathered; slot[] exists only in a table that gathers.
+ */
+struct ssdstripe_req {
+	struct ssdstripe_io io;
+	atomic_t pending;		/* member bios not completed yet */
+	atomic_t status;		/* the first error among them */
+	/* While map builds them: a member's vector count, then its bio. */
+	union ssdstripe_slot {
+		unsigned int nr_vecs;
+		struct bio *bio;
+	} slot[];
+};
+
+static inline struct ssdstripe_req *ssdstripe_req(struct dm_target *ti,
+						  struct bio *bio)
+{
+	return dm_per_bio_data(bio, ti->per_io_data_size);
+}
 
 /* The part of a table line that can be checked without opening devices. */
 struct ssdstripe_params {
@@ -251,6 +289,10 @@ struct ssdstripe_params {
 
 /* Statistics (ssdstripe-target.c) */
 u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset);
+void ssdstripe_account_io_start(struct ssdstripe_c *sc, struct ssdstripe_io *io,
+				struct bio *bio, unsigned int member);
+void ssdstripe_account_io_end(struct ssdstripe_c *sc, struct ssdstripe_io *io,
+			      blk_opf_t opf, blk_status_t status);
 #define SSDSTRIPE_SUM(m, field) \
 	ssdstripe_sum(m, offsetof(struct ssdstripe_stats, field))
 
@@ -260,6 +302,12 @@ enum ssdstripe_state ssdstripe_array_state_now(struct ssdstripe_c *sc);
 void __ssdstripe_sample_restart(struct ssdstripe_member *m);
 void ssdstripe_health_work(struct work_struct *work);
 void ssdstripe_clear_errors(struct ssdstripe_c *sc);
+
+/* Gather (ssdstripe-gather.c) */
+int ssdstripe_gather_init(struct ssdstripe_c *sc);
+void ssdstripe_gather_exit(struct ssdstripe_c *sc);
+size_t ssdstripe_gather_req_size(unsigned int members);
+bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio);
 
 /* sysfs (ssdstripe-sysfs.c) */
 void ssdstripe_sysfs_publish(struct ssdstripe_c *sc);

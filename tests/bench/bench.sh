@@ -4,12 +4,15 @@
 # fair.  Prints one line per measurement:
 #   BENCH section=S target=T members=N workload=W rep=R iops=.. bw_kib=..
 #         p50_us=.. p99_us=.. cpu_us_per_io=..
+#   BENCH section=chunk target=T chunk=C members=4 workload=W rep=R iops=..
+#         bw_kib=.. p50_us=.. p99_us=.. cpu_us_per_io=..
 #   BENCH section=discard target=T members=N size_mib=M rep=R secs=..
 #         member_discards=a,b,c,..
 #   BENCH section=profile target=T workload=W ios=.. samples=.. period_ns=..
 #   BENCH-SYM target=T workload=W samples=.. dso=D sym=S
 # and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs),
-# quick (1 repetition, 1 s runs) or profile (only the profile, section 0).
+# quick (1 repetition, 1 s runs), profile (only the profile, section 0) or
+# chunk (only section 1c, 1 repetition, 3 s runs).
 # shellcheck disable=SC1091 # lib.sh is at /tests/integration in the guest
 . /tests/integration/lib.sh
 
@@ -17,6 +20,7 @@ size=${1:-full}
 case $size in
 quick) REPS=1 RT=1 PRT=2 ;;
 profile) REPS=1 RT=3 PRT=5 ;;	# only section 0
+chunk) REPS=1 RT=3 PRT=5 ;;	# only section 1c
 *) REPS=3 RT=3 PRT=5 ;;
 esac
 CHUNK=128		# 64 KiB, the same for every striping target
@@ -66,6 +70,24 @@ measure() {
 		found = 1
 	}
 	END { if (!found) printf "BENCH-ERROR fio gave no result for %s %s %s\n", sec, tgt, wl }'
+}
+
+# h2h_lines SECTION WORKLOAD REP: BENCH lines from the terse output of one
+# fio process running one job per target (on stdin).  A job named T-C is
+# target T with a chunk of C sectors (chunk=C in the line).  CPU per I/O
+# is each job's own user + system time (% of one CPU) over its I/Os.
+h2h_lines() {
+	awk -F';' -v sec="$1" -v wl="$2" -v rep="$3" '
+	function val(f,  a) { split(f, a, "="); return a[2] + 0 }
+	NF > 90 && $5 == 0 && $8 + $49 > 0 {
+		iops = $8 + $49; bw = $7 + $48
+		if ($8 >= $49) { p50 = val($24); p99 = val($30) }
+		else { p50 = val($65); p99 = val($71) }
+		cpu = ($88 + $89) * 10000 / iops
+		n = split($3, tc, "-")
+		printf "BENCH section=%s target=%s%s members=4 workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
+			sec, tc[1], (n > 1 ? " chunk=" tc[2] : ""), wl, rep, iops, bw, p50, p99, cpu
+	}'
 }
 
 # make_target TARGET DEV...: one array over the members, as large as the
@@ -138,14 +160,20 @@ plain="/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3"
 # samples x period / I/Os is the time per I/O spent in each function.
 # Under TCG there are no hardware counters; a timer is what perf has.
 PROF_PERIOD=200000
+# What profile measures: PROF_TARGETS with PROF_WORKLOADS (requests of
+# PROF_KIB KiB), labelled target PROF_LABEL in the BENCH lines.
+PROF_TARGETS="striped ssdstripe ssdstripe_nostats md_raid0"
+PROF_WORKLOADS="rr4k_qd32 rw4k_qd32"
+PROF_KIB=4
+PROF_LABEL=''
 profile() {
 	command -v perf >/dev/null || { echo "BENCH-ERROR no perf in the guest"; return; }
 	modprobe null_blk nr_devices=4 gb=4 queue_mode=2 irqmode=0 memory_backed=0 \
 		submit_queues=2 hw_queue_depth=256 || { echo "BENCH-ERROR null_blk"; return; }
-	for _t in striped ssdstripe ssdstripe_nostats md_raid0; do
+	for _t in $PROF_TARGETS; do
 		# shellcheck disable=SC2086
 		make_target "$_t" $plain || continue
-		for _wl in rr4k_qd32 rw4k_qd32; do
+		for _wl in $PROF_WORKLOADS; do
 			progress "profile $_t $_wl"
 			# shellcheck disable=SC2046
 			perf record -N -q -e cpu-clock -c "$PROF_PERIOD" -C 0 -o /tmp/perf.data -- \
@@ -154,13 +182,13 @@ profile() {
 				--time_based --runtime="$PRT" --norandommap --randrepeat=0 \
 				--output-format=terse --terse-version=3 >/tmp/prof.fio 2>/dev/null ||
 				{ echo "BENCH-ERROR perf record $_t $_wl"; continue; }
-			# KiB read + written, 4 KiB each
-			_ios=$(awk -F';' 'NF > 90 {print int(($6 + $47) / 4)}' /tmp/prof.fio)
+			# KiB read + written, PROF_KIB each
+			_ios=$(awk -F';' -v kib="$PROF_KIB" 'NF > 90 {print int(($6 + $47) / kib)}' /tmp/prof.fio)
 			# lines: IP SYMBOL (DSO).  perf finds no module files
 			# here and calls every kernel symbol [kernel.kallsyms]:
 			# the module comes from /proc/kallsyms instead.
 			perf script -i /tmp/perf.data -F ip,sym,dso 2>/dev/null | awk \
-				-v t="$_t" -v wl="$_wl" -v ios="${_ios:-0}" -v per="$PROF_PERIOD" '
+				-v t="$_t$PROF_LABEL" -v wl="$_wl" -v ios="${_ios:-0}" -v per="$PROF_PERIOD" '
 			NR == FNR { if (NF == 4) mod[$3] = $4; next }
 			NF >= 2 {
 				dso = $NF; gsub(/[()]/, "", dso)
@@ -183,6 +211,79 @@ profile() {
 	done
 	rmmod null_blk
 }
+
+# --- 1c. chunk size: gather against per-chunk splitting -------------------
+# striped, md raid0 and ssdstripe, each with 4 KiB, 32 KiB and 256 KiB
+# chunks over 4 plain null_blk members of its own: nine arrays loaded at
+# once by one fio process on guest CPU 0, as in 1b, so every IOPS ratio in
+# a workload (across targets and across chunk sizes) is the inverse ratio
+# of what one I/O costs.  striped and md raid0 cut a 1 MiB request into
+# 1 MiB / chunk pieces; ssdstripe sends one bio per member.
+CHUNKS="8 64 512"
+CHUNK_TARGETS="striped md_raid0 ssdstripe"
+chunk_dev() { # TARGET CHUNK
+	case $1 in
+	md_raid0) echo "/dev/md/c$2" ;;
+	*) echo "/dev/mapper/c_$1_$2" ;;
+	esac
+}
+chunk_bench() {
+	progress "chunk sizes"
+	modprobe null_blk nr_devices=36 gb=1 queue_mode=2 irqmode=0 memory_backed=0 \
+		submit_queues=2 hw_queue_depth=256 ||
+		{ echo "BENCH-ERROR null_blk x36"; return; }
+	_k=0 _jobs=''
+	for _c in $CHUNKS; do
+		for _t in $CHUNK_TARGETS; do
+			_devs="/dev/nullb$_k /dev/nullb$((_k + 1)) /dev/nullb$((_k + 2)) /dev/nullb$((_k + 3))"
+			_k=$((_k + 4))
+			_len=$(($(blockdev --getsz /dev/nullb0) / _c * _c * 4))
+			case $_t in
+			md_raid0)
+				# shellcheck disable=SC2086
+				mdadm --build "/dev/md/c$_c" --level=0 --chunk=$((_c / 2)) \
+					--raid-devices=4 $_devs >/dev/null ;;
+			*)
+				dmsetup create "c_${_t}_$_c" --table \
+					"0 $_len $_t 4 $_c $(echo "$_devs" | sed 's/ / 0 /g') 0" ;;
+			esac || { echo "BENCH-ERROR cannot build $_t chunk $_c"; return; }
+			_jobs="$_jobs --name=$_t-$_c --filename=$(chunk_dev "$_t" "$_c")"
+		done
+	done
+	_rep=1
+	while [ $_rep -le $REPS ]; do
+		for _wl in sr1m sw1m sr128k sw128k rr4k_qd32 rw4k_qd32; do
+			progress "chunk sizes rep $_rep $_wl"
+			# shellcheck disable=SC2046,SC2086
+			fio --direct=1 --ioengine=libaio $(fio_args "$_wl") --time_based --cpus_allowed=0 \
+				--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
+				--output-format=terse --terse-version=3 $_jobs 2>/dev/null |
+				h2h_lines chunk "$_wl" "$_rep"
+		done
+		_rep=$((_rep + 1))
+	done
+	for _c in $CHUNKS; do
+		for _t in $CHUNK_TARGETS; do
+			case $_t in
+			md_raid0) mdadm --stop "/dev/md/c$_c" >/dev/null 2>&1 ;;
+			*) dmsetup remove "c_${_t}_$_c" ;;
+			esac
+		done
+	done
+	rmmod null_blk
+}
+
+if [ "$size" = chunk ]; then
+	chunk_bench
+	# where a gathered 1 MiB read's time goes, 4 KiB against 256 KiB chunks
+	PROF_TARGETS=ssdstripe PROF_WORKLOADS=sr1m PROF_KIB=1024
+	for CHUNK in 8 512; do
+		PROF_LABEL=@$((CHUNK / 2))k
+		profile
+	done
+	echo "BENCH-DONE"
+	exit 0
+fi
 profile
 if [ "$size" = profile ]; then
 	echo "BENCH-DONE"
@@ -247,21 +348,14 @@ while [ $rep -le $REPS ]; do
 		fio --direct=1 --ioengine=libaio $(fio_args "$wl") --time_based --cpus_allowed=0 \
 			--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
 			--output-format=terse --terse-version=3 $jobs 2>/dev/null |
-		awk -F';' -v wl="$wl" -v rep="$rep" '
-		function val(f,  a) { split(f, a, "="); return a[2] + 0 }
-		NF > 90 && $5 == 0 && $8 + $49 > 0 {
-			iops = $8 + $49; bw = $7 + $48
-			if ($8 >= $49) { p50 = val($24); p99 = val($30) }
-			else { p50 = val($65); p99 = val($71) }
-			cpu = ($88 + $89) * 10000 / iops	# % of one CPU -> us per I/O
-			printf "BENCH section=h2h target=%s members=4 workload=%s rep=%s iops=%.0f bw_kib=%.0f p50_us=%d p99_us=%d cpu_us_per_io=%.2f\n",
-				$3, wl, rep, iops, bw, p50, p99, cpu
-		}'
+			h2h_lines h2h "$wl" "$rep"
 	done
 	for t in $H2H; do remove_target "$t"; done
 	rep=$((rep + 1))
 done
 rmmod null_blk
+
+chunk_bench
 
 # --- 2. SSD-like members: a bandwidth cap and a completion latency --------
 # Each member: 4 MiB/s (null_blk's mbps budget is refilled 50 times a

@@ -77,6 +77,7 @@ def profile_md(runs, syms):
         return [], {}
     per_io = {}     # (target, workload) -> {part: ns per I/O}
     funcs = defaultdict(dict)   # (target, workload) -> {(dso, sym): ns}
+    blk = defaultdict(dict)     # the same for the block layer and the rest
     for s in syms:
         key = (s["target"], s["workload"])
         p = prof.get(key)
@@ -90,7 +91,14 @@ def profile_md(runs, syms):
         d[part] += ns
         if part in ("target", "dm core", "md core"):
             funcs[key][(s["dso"], s["sym"])] = ns
-    md = ["### Profile: where one 4K I/O's CPU time goes", "",
+        elif part == "block layer, rest of kernel":
+            blk[key][(s["dso"], s["sym"])] = ns
+    # the 4K workloads of section 0 first, then any other (--chunk's sr1m)
+    wls = [w for w in ("rr4k_qd32", "rw4k_qd32") if any(k[1] == w for k in per_io)]
+    wls += sorted({k[1] for k in per_io} - set(wls))
+    order = ["ssdstripe", "ssdstripe_nostats", "striped", "md_raid0"]
+    order += sorted({k[0] for k in per_io} - set(order))
+    md = ["### Profile: where one I/O's CPU time goes", "",
           "perf in the guest (`cpu-clock`, one sample per %d µs of CPU 0's "
           "time; TCG has no hardware counters) while one fio job pinned to "
           "CPU 0 drives the target over 4 plain null_blk members, which "
@@ -101,8 +109,7 @@ def profile_md(runs, syms):
           "| workload | target | I/Os | busy ns/IO | " +
           " | ".join(PROFILE_PARTS) + " |",
           "|---|---|---|---|" + "---|" * len(PROFILE_PARTS)]
-    order = ["ssdstripe", "ssdstripe_nostats", "striped", "md_raid0"]
-    for wl in ("rr4k_qd32", "rw4k_qd32"):
+    for wl in wls:
         for t in order:
             d = per_io.get((t, wl))
             if d is None:
@@ -113,15 +120,19 @@ def profile_md(runs, syms):
                       " |")
     md.append("")
     md.append("Hottest functions of the target, dm core and md core "
-              "(4K random read, ns per I/O; inlined helpers count in their "
-              "caller):")
+              "(4K random read where measured, else the workload profiled; "
+              "ns per I/O; inlined helpers count in their caller), and "
+              "of the block layer where the workload is not 4K:")
     md.append("")
-    md.append("| target | function | module | ns/IO |")
-    md.append("|---|---|---|---|")
+    md.append("| target | workload | function | module | ns/IO |")
+    md.append("|---|---|---|---|---|")
     for t in order:
-        f = funcs.get((t, "rr4k_qd32"), {})
+        wl = next((w for w in wls if (t, w) in per_io), None)
+        f = dict(funcs.get((t, wl), {}))
+        if wl and not wl.endswith("4k_qd32"):
+            f.update(blk.get((t, wl), {}))
         for (dso, sym), ns in sorted(f.items(), key=lambda x: -x[1])[:8]:
-            md.append(f"| {t} | `{sym}` | {dso} | {ns:.0f} |")
+            md.append(f"| {t} | {wl} | `{sym}` | {dso} | {ns:.0f} |")
     md.append("")
     return md, {f"{t}/{wl}": dict(d) for (t, wl), d in per_io.items()}
 
@@ -149,6 +160,92 @@ def ratio(a, b):
 
 def fmt(x, nd=2):
     return "n/a" if x != x else f"{x:.{nd}f}"
+
+
+CHUNK_WORKLOADS = ["sr1m", "sw1m", "sr128k", "sw128k", "rr4k_qd32",
+                   "rw4k_qd32"]
+
+
+def chunk_md(runs):
+    """Section 1c: gather against per-chunk splitting, by chunk size.
+
+    Returns the markdown, the goal rows and the ratios for summary.json.
+    Every ratio is taken within one repetition (nine arrays loaded at once),
+    then the median over repetitions."""
+    cr = [r for r in runs if r.get("section") == "chunk"]
+    if not cr:
+        return [], [], {}
+    reps = sorted({r["rep"] for r in cr})
+    chunks = sorted({r["chunk"] for r in cr})
+
+    def get(rep, t, c, wl):
+        for r in cr:
+            if (r["rep"], r["target"], r["chunk"], r["workload"]) == \
+                    (rep, t, c, wl):
+                return r
+        return None
+
+    def rat(t1, c1, t2, c2, wl):
+        per = []
+        for rep in reps:
+            a, b = get(rep, t1, c1, wl), get(rep, t2, c2, wl)
+            if a and b and b["iops"]:
+                per.append(a["iops"] / b["iops"])
+        return statistics.median(per) if per else float("nan")
+
+    md = ["### Chunk size: one bio per member against one per chunk", "",
+          "striped, md raid0 and ssdstripe with 4, 32 and 256 KiB chunks, "
+          "each over 4 plain null_blk members of its own, all nine loaded "
+          "at once by one fio process on one guest CPU: each IOPS ratio is "
+          "the inverse ratio of per-I/O cost, taken within a repetition "
+          "(median of %d)." % len(reps), "",
+          "| workload | chunk KiB | striped IOPS | md raid0 IOPS "
+          "| ssdstripe IOPS | ssdstripe × striped | ssdstripe × md raid0 "
+          "| ssdstripe × its own at 256 KiB | CPU µs/IO striped / ssdstripe |",
+          "|---|---|---|---|---|---|---|---|---|"]
+    out = {}
+    big = max(chunks)
+    for wl in CHUNK_WORKLOADS:
+        for c in chunks:
+            ms = {t: [r for r in cr if r["target"] == t and r["chunk"] == c
+                      and r["workload"] == wl]
+                  for t in ("striped", "md_raid0", "ssdstripe")}
+            if not all(ms.values()):
+                continue
+            med_iops = {t: statistics.median(r["iops"] for r in v)
+                        for t, v in ms.items()}
+            med_cpu = {t: statistics.median(r["cpu_us_per_io"] for r in v)
+                       for t, v in ms.items()}
+            vs_st = rat("ssdstripe", c, "striped", c, wl)
+            vs_md = rat("ssdstripe", c, "md_raid0", c, wl)
+            vs_own = rat("ssdstripe", c, "ssdstripe", big, wl)
+            out[f"{wl}/{c}"] = {"vs_striped": vs_st, "vs_md_raid0": vs_md,
+                                "vs_own_largest_chunk": vs_own}
+            md.append(f"| {wl} | {c // 2} | {med_iops['striped']:.0f} "
+                      f"| {med_iops['md_raid0']:.0f} "
+                      f"| {med_iops['ssdstripe']:.0f} | {fmt(vs_st)} "
+                      f"| {fmt(vs_md)} | {fmt(vs_own)} "
+                      f"| {med_cpu['striped']:.1f} / {med_cpu['ssdstripe']:.1f} |")
+    md.append("")
+
+    small = min(chunks)
+    goals = []
+    for wl in ("sr1m", "sw1m"):
+        r = out.get(f"{wl}/{small}", {})
+        v = r.get("vs_striped", float("nan"))
+        goals.append(f"| {wl}, {small // 2} KiB chunk ≥ 5 × striped (same "
+                     f"chunk) | {fmt(v)} | {'met' if v >= 5 else 'missed'} |")
+        v = r.get("vs_own_largest_chunk", float("nan"))
+        goals.append(f"| {wl}, {small // 2} KiB chunk ≥ 0.8 × ssdstripe at "
+                     f"{big // 2} KiB | {fmt(v)} | "
+                     f"{'met' if v >= 0.8 else 'missed'} |")
+    worst = min(((out[f"{wl}/{c}"]["vs_striped"], wl, c)
+                 for wl in ("rr4k_qd32", "rw4k_qd32") for c in chunks
+                 if f"{wl}/{c}" in out), default=(float("nan"), "", 0))
+    goals.append(f"| 4K QD32 at every chunk ≥ 0.98 × striped (lowest: "
+                 f"{worst[1]}, {worst[2] // 2} KiB) | {fmt(worst[0])} | "
+                 f"{'met' if worst[0] >= 0.98 else 'missed'} |")
+    return md, goals, out
 
 
 def compare_md(prev, h2h_range, scaling, prof_json):
@@ -203,6 +300,19 @@ def main():
     perf = [r for r in runs if r.get("section") in ("plain", "ssd", "h2h")]
     disc = [r for r in runs if r.get("section") == "discard"]
     prof_md, prof_json = profile_md(runs, syms)
+    ch_md, ch_goals, ch_json = chunk_md(runs)
+    if not perf and ch_md:      # tests/bench/run --chunk
+        ch_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
+            if errors else []
+        with open(f"{out}/results.md", "w") as f:
+            f.write("\n".join([f"Command: `{command}`", "",
+                               "| goal | measured | |", "|---|---|---|"]
+                              + ch_goals + [""] + ch_md + prof_md) + "\n")
+        with open(f"{out}/results.json", "w") as f:
+            json.dump({"runs": runs, "syms": syms, "errors": errors,
+                       "chunk_ratios": ch_json,
+                       "profile_ns_per_io": prof_json}, f, indent=1)
+        return
     if not perf and prof_md:    # tests/bench/run --profile
         prof_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
             if errors else []
@@ -302,6 +412,8 @@ def main():
                     f"| {fmt(ratio(m['cpu_us_per_io'], base['cpu_us_per_io']))} |")
         md.append("")
 
+    md += ch_md
+
     # SSD-like members: scaling
     md.append("### SSD-like members (4 MiB/s, 2 ms, queue depth 64 each): scaling")
     md.append("")
@@ -384,6 +496,7 @@ def main():
         one = all(c == "1" for c in str(counts).split(","))
         g.append(f"| 1 GiB discard: one bio per member | {counts} | "
                  f"{'met' if one else 'missed'} |")
+    g += ch_goals
     if previous:
         md += compare_md(previous, h2h_range, scaling, prof_json)
     md.insert(0, "")
@@ -396,7 +509,8 @@ def main():
     # what a later run compares itself with (--previous)
     with open(f"{out}/summary.json", "w") as f:
         json.dump({"command": command, "h2h_ratios": h2h_range,
-                   "scaling_at_8": scaling, "profile_ns_per_io": prof_json},
+                   "scaling_at_8": scaling, "profile_ns_per_io": prof_json,
+                   "chunk_ratios": ch_json},
                   f, indent=1, sort_keys=True)
     with open(f"{out}/results.json", "w") as f:
         json.dump({"runs": runs, "syms": syms, "errors": errors,

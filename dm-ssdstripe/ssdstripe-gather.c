@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The dm-ssdstripe authors
+ *
+ * Gather: a read or write that spans chunks reaches each member as one
+ * bio.  Every member's share of a request is contiguous on the member
+ * (chunk k lives at (k div N) * chunk), so instead of one clone per chunk
+ * (256 for a 1 MiB request on 4 KiB chunks, each mapped, submitted and
+ * completed on its own) map builds at most one bio per member from a
+ * bio_set of its own, whose vectors gather that member's pieces of the
+ * request in order, and completes the request when all of them are done,
+ * with the first error.
+ *
+ * What is not gathered goes to map's remap path one chunk at a time, as
+ * before: polled bios (dm core polls the clone it handed to map, not bios
+ * of ours), REQ_NOWAIT bios (see below), bios with an integrity payload
+ * (one payload would have to be cut into N gathered ones; the target
+ * keeps DM_TARGET_PASSES_INTEGRITY by sending those per chunk),
+ * operations other than read and write, and any request whose gather
+ * would need memory that is not there at once.
+ *
+ * REQ_NOWAIT (io_uring's block I/O): a member queue refuses to split a
+ * REQ_NOWAIT bio and ends it with BLK_STS_AGAIN (bio_split_rw_at()), and a
+ * gathered bio often needs splitting (an NVMe virt boundary between the
+ * pieces of a buffer that is not page aligned, max_segments).  The
+ * request would then end with BLK_STS_AGAIN when its last member bio
+ * completes, often in interrupt context, where io_uring cannot reissue
+ * it, and the submitter gets -EAGAIN (002's io_uring run saw it).  A
+ * per-chunk clone is one contiguous piece of the buffer and needs no
+ * such split, so REQ_NOWAIT requests keep that path.
+ *
+ * Memory and forward progress.  map never sleeps for a gathered bio:
+ * every bio and vector array is asked for with GFP_NOWAIT, from the
+ * slabs or, failing that, from the bio_set's reserve (one request's worth:
+ * a bio and a BIO_MAX_VECS array per member).  If any of a request's bios
+ * cannot be had, those already taken go back and the request takes the
+ * remap path for its first chunk, which needs nothing but the clone dm
+ * core already gave us; dm core sends the rest to map again.  So a map
+ * call never holds some of its bios while waiting for others (two
+ * requests each holding half the reserve and waiting for the other half
+ * is the deadlock that allocating several bios from one bio_set invites),
+ * never waits on bios it has submitted itself (they sit on
+ * current->bio_list until map returns), and the request always moves on.
+ */
+
+#include <linux/device-mapper.h>
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/bvec.h>
+#include <linux/overflow.h>
+
+#include "ssdstripe.h"
+#include "ssdstripe-geom.h"
+
+/* A gathered bio and what its completion needs. */
+struct ssdstripe_gbio {
+	struct ssdstripe_c *sc;
+	struct bio *clone;		/* dm core's clone it carries part of */
+	struct ssdstripe_io io;		/* this member I/O's accounting */
+	struct bio bio;			/* last: the bio_set's front_pad */
+};
+
+size_t ssdstripe_gather_req_size(unsigned int members)
+{
+	/* members <= SSDSTRIPE_GATHER_MAX_MEMBERS: no overflow */
+	return sizeof(struct ssdstripe_req) +
+	       members * sizeof(union ssdstripe_slot);
+}
+
+int ssdstripe_gather_init(struct ssdstripe_c *sc)
+{
+	/* One request's bios in reserve: see forward progress above. */
+	return bioset_init(&sc->gather_bs, sc->geom.members,
+			   offsetof(struct ssdstripe_gbio, bio),
+			   BIOSET_NEED_BVECS);
+}
+
+/* Safe on a bio_set never initialised (zeroed with the context). */
+void ssdstripe_gather_exit(struct ssdstripe_c *sc)
+{
+	bioset_exit(&sc->gather_bs);
+}
+
+/*
+ * Vectors of @bytes of @src's data from *@it on, advancing *@it past them;
+ * with @dst, append them to @dst too.
+ */
+static unsigned int ssdstripe_gather_vecs(struct bio *src, struct bvec_iter *it,
+					  unsigned int bytes, struct bio *dst)
+{
+	unsigned int nr = 0;
+	struct bio_vec bv;
+
+	while (bytes) {
+		bv = mp_bvec_iter_bvec(src->bi_io_vec, *it);
+		bv.bv_len = min(bv.bv_len, bytes);
+		if (dst) {
+			dst->bi_io_vec[dst->bi_vcnt++] = bv;
+			dst->bi_iter.bi_size += bv.bv_len;
+		}
+		bvec_iter_advance_single(src->bi_io_vec, it, bv.bv_len);
+		bytes -= bv.bv_len;
+		nr++;
+	}
+
+	return nr;
+}
+
+/*
+ * Plan the gather of @bio: each member's vector count in req->slot[].
+ * Returns the sectors of @bio that fit in member bios of BIO_MAX_VECS
+ * vectors, whole pieces only, and in *@pieces how many pieces that is.
+ */
+static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
+					  struct ssdstripe_req *req,
+					  struct bio *bio, unsigned int *pieces)
+{
+	unsigned int len = bio_sectors(bio), nr, i;
+	struct bvec_iter it = bio->bi_iter;
+	struct ssdstripe_piece p;
+
+	for (i = 0; i < sc->geom.members; i++)
+		req->slot[i].nr_vecs = 0;
+
+	*pieces = 0;
+	ssdstripe_piece_first(&sc->geom,
+			      dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
+			      len, &p);
+	do {
+		nr = ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), NULL);
+		if (req->slot[p.member].nr_vecs + nr > BIO_MAX_VECS)
+			return p.offset;
+		req->slot[p.member].nr_vecs += nr;
+		(*pieces)++;
+	} while (ssdstripe_piece_next(&sc->geom, len, &p));
+
+	return len;
+}
+
+static void ssdstripe_gather_endio(struct bio *bio)
+{
+	struct ssdstripe_gbio *gb = container_of(bio, struct ssdstripe_gbio, bio);
+	struct ssdstripe_c *sc = gb->sc;
+	struct bio *clone = gb->clone;
+	struct ssdstripe_req *req = ssdstripe_req(sc->ti, clone);
+
+	ssdstripe_account_io_end(sc, &gb->io, bio->bi_opf, bio->bi_status);
+	if (bio->bi_status)
+		atomic_cmpxchg(&req->status, 0, (__force int)bio->bi_status);
+	bio_put(bio);
+
+	if (atomic_dec_and_test(&req->pending)) {
+		clone->bi_status = (__force blk_status_t)atomic_read(&req->status);
+		bio_endio(clone);
+	}
+}
+
+/* Allocate the bio of every member in the plan; false if one is not there. */
+static bool ssdstripe_gather_alloc(struct ssdstripe_c *sc,
+				   struct ssdstripe_req *req, struct bio *clone,
+				   unsigned int *nr_bios)
+{
+	struct ssdstripe_gbio *gb;
+	unsigned int i, nr;
+	struct bio *bio;
+
+	*nr_bios = 0;
+	for (i = 0; i < sc->geom.members; i++) {
+		nr = req->slot[i].nr_vecs;
+		if (!nr) {
+			req->slot[i].bio = NULL;
+			continue;
+		}
+		bio = bio_alloc_bioset(sc->member[i].dev->bdev, nr,
+				       clone->bi_opf & ~(REQ_ALLOC_CACHE | REQ_DRV),
+				       GFP_NOWAIT, &sc->gather_bs);
+		req->slot[i].bio = bio;
+		if (!bio)
+			goto fail;
+		gb = container_of(bio, struct ssdstripe_gbio, bio);
+		gb->sc = sc;
+		gb->clone = clone;
+		bio->bi_end_io = ssdstripe_gather_endio;
+		bio->bi_ioprio = clone->bi_ioprio;
+		ssdstripe_bio_copy_hints(bio, clone);
+		bio_clone_blkg_association(bio, clone);
+		(*nr_bios)++;
+	}
+
+	return true;
+
+fail:
+	while (i--)
+		if (req->slot[i].bio)
+			bio_put(req->slot[i].bio);
+	return false;
+}
+
+/*
+ * Send @bio, a read or write across chunks, to the members as at most one
+ * bio each.  Returns true when @bio is ours (gathered); false when map
+ * should remap its first chunk instead.
+ * May shorten @bio with dm_accept_partial_bio(): dm core maps the rest.
+ */
+bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
+{
+	struct ssdstripe_req *req = ssdstripe_req(sc->ti, bio);
+	struct bio_list bios = BIO_EMPTY_LIST;
+	unsigned int len, pieces, nr_bios, i;
+	struct ssdstripe_gbio *gb;
+	struct ssdstripe_piece p;
+	struct bvec_iter it;
+	struct bio *mbio;
+
+	if (!sc->gather ||
+	    (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) ||
+	    (bio->bi_opf & (REQ_POLLED | REQ_NOWAIT)) || bio_integrity(bio))
+		return false;
+
+	len = ssdstripe_gather_plan(sc, req, bio, &pieces);
+	/* One piece is one chunk: nothing to gather. */
+	if (pieces < 2)
+		return false;
+
+	if (!ssdstripe_gather_alloc(sc, req, bio, &nr_bios))
+		return false;
+
+	if (len < bio_sectors(bio))
+		dm_accept_partial_bio(bio, len);
+
+	/* Fill the member bios piece by piece, in request order. */
+	it = bio->bi_iter;
+	ssdstripe_piece_first(&sc->geom,
+			      dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
+			      len, &p);
+	do {
+		mbio = req->slot[p.member].bio;
+		/* A member's first piece sets where its bio starts. */
+		if (!mbio->bi_iter.bi_size)
+			mbio->bi_iter.bi_sector =
+				p.sector + sc->member[p.member].offset;
+		ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), mbio);
+	} while (ssdstripe_piece_next(&sc->geom, len, &p));
+
+	req->io.member = SSDSTRIPE_GATHERED;
+	atomic_set(&req->status, 0);
+	atomic_set(&req->pending, nr_bios);
+
+	/*
+	 * The last completion may free @req with the clone: take the bios
+	 * out of it before the first is submitted.
+	 */
+	for (i = 0; i < sc->geom.members; i++) {
+		mbio = req->slot[i].bio;
+		if (!mbio)
+			continue;
+		gb = container_of(mbio, struct ssdstripe_gbio, bio);
+		ssdstripe_account_io_start(sc, &gb->io, mbio, i);
+		bio_list_add(&bios, mbio);
+	}
+	while ((mbio = bio_list_pop(&bios)))
+		submit_bio_noacct(mbio);
+
+	return true;
+}
