@@ -95,6 +95,7 @@ fire() { # fire EVENT ARRAY MEMBER DEVICE OLD NEW ARRAYSTATE UUID SERIAL
 		export SSDSTRIPE_EVENT SSDSTRIPE_ARRAY SSDSTRIPE_MEMBER SSDSTRIPE_DEVICE \
 			SSDSTRIPE_OLD_STATE SSDSTRIPE_STATE SSDSTRIPE_ARRAY_STATE SSDSTRIPE_UUID \
 			SSDSTRIPE_SERIAL SSDSTRIPE_DETAIL
+		exec 9>&-
 		[ -n "$mon_setsid" ] && exec setsid sh -c "$mon_exec"
 		exec sh -c "$mon_exec"
 	) </dev/null &
@@ -408,9 +409,13 @@ cmd_monitor() {
 	mon_wake=''
 	trap 'mon_wake=1' USR1
 	# TERM is how a service is stopped: a clean stop, exit 0
-	trap 'warn "stopping (HUP)"; mon_exit 129' HUP
-	trap 'warn "stopping (INT)"; mon_exit 130' INT
-	trap 'warn "stopping (TERM)"; mon_exit 0' TERM
+	# The stop's messages go to the monitor's own stderr (fd 9): a signal
+	# that lands during the textfile's write would run the trap with that
+	# command's 2> still in place, and they were lost in its error file.
+	exec 9>&2
+	trap '{ warn "stopping (HUP)"; mon_exit 129; } 2>&9' HUP
+	trap '{ warn "stopping (INT)"; mon_exit 130; } 2>&9' INT
+	trap '{ warn "stopping (TERM)"; mon_exit 0; } 2>&9' TERM
 	first=1 _mo_tf_bad='' _mo_next=0 MON_HOOKS=0 _mo_sl=''
 	while :; do
 		now_s

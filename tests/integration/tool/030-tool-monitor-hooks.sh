@@ -177,8 +177,16 @@ log "monitor said: $(tr '\n' ';' </tmp/hk.err)"
 
 # the monitor stops (TERM) while a hook runs: the hook goes with it (a
 # long --exec-timeout here, so that only the stop can end the hook)
-ssdstripe monitor --interval 1 --exec-timeout 120 --exec "$hook" >/tmp/hk.out 2>/tmp/hk.err &
+# Its first poll must have seen hkraw before hkraw goes: a waiter alone
+# may be hk's while the poll still reads hkraw (slower since the first
+# poll also asks every drive for its health); the textfile is written
+# once a poll is done.
+rm -f /tmp/hk3.prom
+ssdstripe monitor --interval 1 --exec-timeout 120 --exec "$hook" --textfile /tmp/hk3.prom \
+	>/tmp/hk.out 2>/tmp/hk.err &
 mpid=$!
+wait_until 30 grep -q 'array="hkraw"' /tmp/hk3.prom ||
+	fail "the monitor has not seen hkraw 30 s after it started: $(cat /tmp/hk.err)"
 wait_until 30 waiting || fail "no dmsetup wait 30 s after the monitor started"
 must dmsetup remove hkraw
 wait_until 30 grep -qx 'array-removed hkraw' "$ev" || fail "no hook for the removed array: $(cat /tmp/hk.err)"
