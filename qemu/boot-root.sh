@@ -405,18 +405,7 @@ late_attach() {
 	until grep -q SSDSTRIPE-BOOT-ATTACH-NOW "$logf" 2>/dev/null; do sleep 1; done
 	sleep 10
 	for c in "$@"; do
-		echo "$(date +%s) $c: $(python3 - "$work/monitor.sock" "$c" <<'PY'
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-time.sleep(0.3)
-s.recv(65536)
-s.sendall((sys.argv[2] + "\n").encode())
-time.sleep(0.5)
-out = s.recv(65536).decode(errors="replace")
-print(" ".join(l.strip() for l in out.splitlines()[1:] if l.strip() != "(qemu)") or "ok")
-PY
-)"
+		echo "$(date +%s) $c: $(rig_monitor_cmd "$work/monitor.sock" "$c")"
 	done
 }
 # console_bad LOG: print the console findings, true if there are any

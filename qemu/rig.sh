@@ -21,6 +21,23 @@ nvme_drive_args() {
 	done
 }
 
+# rig_monitor_cmd SOCKET CMD: one human-monitor command to the QEMU whose
+# -monitor is the unix SOCKET; prints its answer on one line ("ok" when it
+# had nothing to say)
+rig_monitor_cmd() {
+	python3 - "$1" "$2" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+time.sleep(0.3)
+s.recv(65536)
+s.sendall((sys.argv[2] + "\n").encode())
+time.sleep(0.5)
+out = s.recv(65536).decode(errors="replace")
+print(" ".join(l.strip() for l in out.splitlines()[1:] if l.strip() != "(qemu)") or "ok")
+PY
+}
+
 # ---- guest slots --------------------------------------------------------------
 # A guest keeps about one host core busy (one vCPU runs the test, QEMU's
 # I/O thread a little more), so two guests use a 2-core host fully and a

@@ -138,20 +138,6 @@ fifo="$work/measure"
 rm -f "$fifo.in" "$fifo.out"
 mkfifo "$fifo.in" "$fifo.out"
 monitor=$work/monitor.sock
-# One human-monitor command to QEMU; prints its answer on one line.
-monitor_cmd() {
-	python3 - "$monitor" "$1" <<'PY'
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-time.sleep(0.3)
-s.recv(65536)
-s.sendall((sys.argv[2] + "\n").encode())
-time.sleep(0.5)
-out = s.recv(65536).decode(errors="replace")
-print(" ".join(l.strip() for l in out.splitlines()[1:] if l.strip() != "(qemu)") or "ok")
-PY
-}
 measure_server() {
 	local cmd seq ans img
 	exec 3<"$fifo.out" 4>"$fifo.in"
@@ -164,12 +150,12 @@ measure_server() {
 		fsblock) ans="$seq $(stat -f -c %S "$work")" ;;
 		unplug[0-9]*)
 			# Surprise for the guest: pull SSD K out of its PCIe slot.
-			ans="$seq $(monitor_cmd "device_del nvme${cmd#unplug}")" ;;
+			ans="$seq $(rig_monitor_cmd "$monitor" "device_del nvme${cmd#unplug}")" ;;
 		critwarn[0-9]*.[0-9]*)
 			# critwarnK.V: SSD K's controller reports NVMe critical-warning
 			# bits V in its SMART/health log (0 clears them)
 			k=${cmd#critwarn} k=${k%%.*}
-			ans="$seq $(monitor_cmd "qom-set /machine/peripheral/nvme$k smart_critical_warning ${cmd#*.}")" ;;
+			ans="$seq $(rig_monitor_cmd "$monitor" "qom-set /machine/peripheral/nvme$k smart_critical_warning ${cmd#*.}")" ;;
 		*) ans="$seq error unknown command" ;;
 		esac
 		printf '%s\n' "$ans" >&4
