@@ -419,34 +419,34 @@ drive_watch() {
 	esac
 	[ -d "$TMPD/drive" ] || mkdir -p "$TMPD/drive"
 	echo "$S_health ${S_media_errors:--} ${S_throttle_count:--} ${S_throttle_seconds:--}" >"$_dw_f"
-	# _dw_fire ARGS... DETAIL: fire _dw_e (_dw_o -> _dw_n) with drive_watch's
-	# arguments and DETAIL
-	_dw_fire() {
-		[ -n "$_dw_u" ] || _dw_u=$(array_uuid "$1")
-		_dw_s=/sys/class/block/$_dw_dev
-		[ -e "$_dw_s/partition" ] && _dw_s=$(readlink -f "$_dw_s/..")
-		drive_serial "$_dw_s" || V=''
-		FIRE_DETAIL=$7
-		fire "$_dw_e" "$1" "$2" "$_dw_dev" "$_dw_o" "$_dw_n" "$5" "$_dw_u" "$V"
-		FIRE_DETAIL=''
-	}
-	_dw_u=''
+	_dw_a=$1 _dw_i=$2 _dw_as=$5 _dw_u=''
 	if [ "$_dw_oh" != "$S_health" ] && { [ -n "$_dw_oh" ] || [ "$S_health" != ok ]; }; then
-		_dw_e=drive-health _dw_o=${_dw_oh:-unknown} _dw_n=$S_health
-		_dw_fire "$@" "${S_why:-the drive reports no warning}"
+		drive_fire drive-health "${_dw_oh:-unknown}" "$S_health" "${S_why:-the drive reports no warning}"
 	fi
 	case "$_dw_om.${S_media_errors:--}" in
 	*[!0-9.]* | *.) ;;
 	*) if [ "$S_media_errors" -gt "$_dw_om" ]; then
-		_dw_e=media-errors _dw_o=$_dw_om _dw_n=$S_media_errors
-		_dw_fire "$@" "$((S_media_errors - _dw_om)) new media errors: the drive lost data"
+		drive_fire media-errors "$_dw_om" "$S_media_errors" \
+			"$((S_media_errors - _dw_om)) new media errors: the drive lost data"
 	fi ;;
 	esac
 	[ "$_dw_oc" = - ] && _dw_oc=''
 	[ "$_dw_os" = - ] && _dw_os=''
 	DRIVE_THROTTLED=$(smart_throttled "$_dw_oc" "$_dw_os" "$S_throttle_count" "$S_throttle_seconds")
 	if [ "$3" = slow ] && [ "$4" = slow ] && [ -n "$DRIVE_THROTTLED" ]; then
-		_dw_e=drive-throttled _dw_o=slow _dw_n=slow
-		_dw_fire "$@" "slow: $DRIVE_THROTTLED"
+		drive_fire drive-throttled slow slow "slow: $DRIVE_THROTTLED"
 	fi
+}
+
+# drive_fire EVENT OLD NEW DETAIL: fire EVENT for the member drive_watch is
+# looking at (_dw_a, _dw_i, _dw_dev, _dw_as), with the array's uuid (asked
+# once per look) and the drive's serial
+drive_fire() {
+	[ -n "$_dw_u" ] || _dw_u=$(array_uuid "$_dw_a")
+	_df_s=/sys/class/block/$_dw_dev
+	[ -e "$_df_s/partition" ] && _df_s=$(readlink -f "$_df_s/..")
+	drive_serial "$_df_s" || V=''
+	FIRE_DETAIL=$4
+	fire "$1" "$_dw_a" "$_dw_i" "$_dw_dev" "$2" "$3" "$_dw_as" "$_dw_u" "$V"
+	FIRE_DETAIL=''
 }
