@@ -111,30 +111,71 @@ static unsigned int ssdstripe_gather_vecs(struct bio *src, struct bvec_iter *it,
 }
 
 /*
+ * May a REQ_NOWAIT gather add piece @p, whose data starts at @it, to its
+ * member's bio without the member queue having to split that bio?  Not
+ * if the bio would outgrow the queue's max_sectors, nor if the piece's
+ * start is off a virt boundary (NVMe's page) of the member that ends a
+ * piece there or the one that starts one: in the member bios holding a
+ * piece before it or after it, that is a gap.  Stopping the request at
+ * the first such piece keeps the cost of a request whose buffer is not
+ * aligned at one piece per map call: its per-chunk remainders are planned
+ * again, each stopping at once.  ssdstripe_gather_fits() has the last
+ * word.
+ */
+static bool ssdstripe_gather_nowait_ok(struct ssdstripe_c *sc,
+				       struct ssdstripe_req *req,
+				       struct bio *bio, struct bvec_iter *it,
+				       const struct ssdstripe_piece *p)
+{
+	unsigned int members = sc->geom.members;
+	struct request_queue *q = bdev_get_queue(sc->member[p->member].dev->bdev);
+	struct request_queue *prev;
+	unsigned long mask;
+
+	/* sectors + len <= a bio's size: see ssdstripe_gather_plan() */
+	if (req->slot[p->member].sectors + p->len > queue_max_sectors(q))
+		return false;
+	if (!p->offset)
+		return true;
+	prev = bdev_get_queue(sc->member[(p->member + members - 1) % members].dev->bdev);
+	mask = queue_virt_boundary(q) | queue_virt_boundary(prev);
+
+	return !(mp_bvec_iter_bvec(bio->bi_io_vec, *it).bv_offset & mask);
+}
+
+/*
  * Plan the gather of @bio: each member's vector count in req->slot[].
  * Returns the sectors of @bio that fit in member bios of BIO_MAX_VECS
- * vectors, whole pieces only, and in *@pieces how many pieces that is.
+ * vectors (for REQ_NOWAIT, also in their queues' limits), whole pieces
+ * only, and in *@pieces how many pieces that is.
  */
 static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
 					  struct ssdstripe_req *req,
 					  struct bio *bio, unsigned int *pieces)
 {
 	unsigned int len = bio_sectors(bio), nr, i;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct bvec_iter it = bio->bi_iter;
 	struct ssdstripe_piece p;
 
-	for (i = 0; i < sc->geom.members; i++)
+	for (i = 0; i < sc->geom.members; i++) {
 		req->slot[i].nr_vecs = 0;
+		req->slot[i].sectors = 0;
+	}
 
 	*pieces = 0;
 	ssdstripe_piece_first(&sc->geom,
 			      dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
 			      len, &p);
 	do {
+		if (nowait && !ssdstripe_gather_nowait_ok(sc, req, bio, &it, &p))
+			return p.offset;
 		nr = ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), NULL);
 		if (req->slot[p.member].nr_vecs + nr > BIO_MAX_VECS)
 			return p.offset;
 		req->slot[p.member].nr_vecs += nr;
+		/* the member's share of @len sectors: no overflow */
+		req->slot[p.member].sectors += p.len;
 		(*pieces)++;
 	} while (ssdstripe_piece_next(&sc->geom, len, &p));
 
