@@ -13,21 +13,24 @@
  *
  * What is not gathered goes to map's remap path one chunk at a time, as
  * before: polled bios (dm core polls the clone it handed to map, not bios
- * of ours), REQ_NOWAIT bios (see below), bios with an integrity payload
- * (one payload would have to be cut into N gathered ones; the target
- * keeps DM_TARGET_PASSES_INTEGRITY by sending those per chunk),
- * operations other than read and write, and any request whose gather
- * would need memory that is not there at once.
+ * of ours), REQ_NOWAIT bios whose member bios would not fit their queues
+ * (see below), bios with an integrity payload (one payload would have to
+ * be cut into N gathered ones; the target keeps DM_TARGET_PASSES_INTEGRITY
+ * by sending those per chunk), operations other than read and write, and
+ * any request whose gather would need memory that is not there at once.
  *
  * REQ_NOWAIT (io_uring's block I/O): a member queue refuses to split a
  * REQ_NOWAIT bio and ends it with BLK_STS_AGAIN (bio_split_rw_at()), and a
- * gathered bio often needs splitting (an NVMe virt boundary between the
- * pieces of a buffer that is not page aligned, max_segments).  The
- * request would then end with BLK_STS_AGAIN when its last member bio
+ * gathered bio may need splitting (an NVMe virt boundary between the
+ * pieces of a buffer that is not page aligned, max_segments, max_sectors).
+ * The request would then end with BLK_STS_AGAIN when its last member bio
  * completes, often in interrupt context, where io_uring cannot reissue
- * it, and the submitter gets -EAGAIN (002's io_uring run saw it).  A
- * per-chunk clone is one contiguous piece of the buffer and needs no
- * such split, so REQ_NOWAIT requests keep that path.
+ * it, and the submitter gets -EAGAIN (002's io_uring run saw it).  So a
+ * REQ_NOWAIT request is gathered only when every member bio fits its
+ * queue as built, which the block layer's own bio_split_rw_at() tells
+ * (page-aligned buffers, the common case, fit); otherwise, and on kernels
+ * without that function (6.1), it takes the per-chunk path: a per-chunk
+ * clone is one contiguous piece of the buffer and needs no such split.
  *
  * Memory and forward progress.  map never sleeps for a gathered bio:
  * every bio and vector array is asked for with GFP_NOWAIT, from the
@@ -108,30 +111,71 @@ static unsigned int ssdstripe_gather_vecs(struct bio *src, struct bvec_iter *it,
 }
 
 /*
+ * May a REQ_NOWAIT gather add piece @p, whose data starts at @it, to its
+ * member's bio without the member queue having to split that bio?  Not
+ * if the bio would outgrow the queue's max_sectors, nor if the piece's
+ * start is off a virt boundary (NVMe's page) of the member that ends a
+ * piece there or the one that starts one: in the member bios holding a
+ * piece before it or after it, that is a gap.  Stopping the request at
+ * the first such piece keeps the cost of a request whose buffer is not
+ * aligned at one piece per map call: its per-chunk remainders are planned
+ * again, each stopping at once.  ssdstripe_gather_fits() has the last
+ * word.
+ */
+static bool ssdstripe_gather_nowait_ok(struct ssdstripe_c *sc,
+				       struct ssdstripe_req *req,
+				       struct bio *bio, struct bvec_iter *it,
+				       const struct ssdstripe_piece *p)
+{
+	unsigned int members = sc->geom.members;
+	struct request_queue *q = bdev_get_queue(sc->member[p->member].dev->bdev);
+	struct request_queue *prev;
+	unsigned long mask;
+
+	/* sectors + len <= a bio's size: see ssdstripe_gather_plan() */
+	if (req->slot[p->member].sectors + p->len > queue_max_sectors(q))
+		return false;
+	if (!p->offset)
+		return true;
+	prev = bdev_get_queue(sc->member[(p->member + members - 1) % members].dev->bdev);
+	mask = queue_virt_boundary(q) | queue_virt_boundary(prev);
+
+	return !(mp_bvec_iter_bvec(bio->bi_io_vec, *it).bv_offset & mask);
+}
+
+/*
  * Plan the gather of @bio: each member's vector count in req->slot[].
  * Returns the sectors of @bio that fit in member bios of BIO_MAX_VECS
- * vectors, whole pieces only, and in *@pieces how many pieces that is.
+ * vectors (for REQ_NOWAIT, also in their queues' limits), whole pieces
+ * only, and in *@pieces how many pieces that is.
  */
 static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
 					  struct ssdstripe_req *req,
 					  struct bio *bio, unsigned int *pieces)
 {
 	unsigned int len = bio_sectors(bio), nr, i;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct bvec_iter it = bio->bi_iter;
 	struct ssdstripe_piece p;
 
-	for (i = 0; i < sc->geom.members; i++)
+	for (i = 0; i < sc->geom.members; i++) {
 		req->slot[i].nr_vecs = 0;
+		req->slot[i].sectors = 0;
+	}
 
 	*pieces = 0;
 	ssdstripe_piece_first(&sc->geom,
 			      dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
 			      len, &p);
 	do {
+		if (nowait && !ssdstripe_gather_nowait_ok(sc, req, bio, &it, &p))
+			return p.offset;
 		nr = ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), NULL);
 		if (req->slot[p.member].nr_vecs + nr > BIO_MAX_VECS)
 			return p.offset;
 		req->slot[p.member].nr_vecs += nr;
+		/* the member's share of @len sectors: no overflow */
+		req->slot[p.member].sectors += p.len;
 		(*pieces)++;
 	} while (ssdstripe_piece_next(&sc->geom, len, &p));
 
@@ -154,6 +198,17 @@ static void ssdstripe_gather_endio(struct bio *bio)
 		clone->bi_status = (__force blk_status_t)atomic_read(&req->status);
 		bio_endio(clone);
 	}
+}
+
+/* Give back @req's bios of members below @end, none submitted. */
+static void ssdstripe_gather_put(struct ssdstripe_c *sc,
+				 struct ssdstripe_req *req, unsigned int end)
+{
+	unsigned int i;
+
+	for (i = 0; i < end; i++)
+		if (req->slot[i].bio)
+			bio_put(req->slot[i].bio);
 }
 
 /* Allocate the bio of every member in the plan; false if one is not there. */
@@ -191,10 +246,21 @@ static bool ssdstripe_gather_alloc(struct ssdstripe_c *sc,
 	return true;
 
 fail:
-	while (i--)
-		if (req->slot[i].bio)
-			bio_put(req->slot[i].bio);
+	ssdstripe_gather_put(sc, req, i);
 	return false;
+}
+
+/* Does every member bio of @req fit its member's queue without a split? */
+static bool ssdstripe_gather_fits(struct ssdstripe_c *sc,
+				  struct ssdstripe_req *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < sc->geom.members; i++)
+		if (req->slot[i].bio && !ssdstripe_bio_fits(req->slot[i].bio))
+			return false;
+
+	return true;
 }
 
 /*
@@ -215,7 +281,8 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 
 	if (!sc->gather ||
 	    (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) ||
-	    (bio->bi_opf & (REQ_POLLED | REQ_NOWAIT)) || bio_integrity(bio))
+	    (bio->bi_opf & REQ_POLLED) || bio_integrity(bio) ||
+	    (!SSDSTRIPE_CAN_TELL_FIT && (bio->bi_opf & REQ_NOWAIT)))
 		return false;
 
 	len = ssdstripe_gather_plan(sc, req, bio, &pieces);
@@ -225,9 +292,6 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 
 	if (!ssdstripe_gather_alloc(sc, req, bio, &nr_bios))
 		return false;
-
-	if (len < bio_sectors(bio))
-		dm_accept_partial_bio(bio, len);
 
 	/* Fill the member bios piece by piece, in request order. */
 	it = bio->bi_iter;
@@ -242,6 +306,14 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 				p.sector + sc->member[p.member].offset;
 		ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), mbio);
 	} while (ssdstripe_piece_next(&sc->geom, len, &p));
+
+	if ((bio->bi_opf & REQ_NOWAIT) && !ssdstripe_gather_fits(sc, req)) {
+		ssdstripe_gather_put(sc, req, sc->geom.members);
+		return false;
+	}
+
+	if (len < bio_sectors(bio))
+		dm_accept_partial_bio(bio, len);
 
 	req->io.member = SSDSTRIPE_GATHERED;
 	atomic_set(&req->status, 0);

@@ -262,9 +262,12 @@ struct ssdstripe_req {
 	struct ssdstripe_io io;
 	atomic_t pending;		/* member bios not completed yet */
 	atomic_t status;		/* the first error among them */
-	/* While map builds them: a member's vector count, then its bio. */
+	/* While map builds them: a member's plan, then its bio. */
 	union ssdstripe_slot {
-		unsigned int nr_vecs;
+		struct {
+			unsigned int nr_vecs;	/* vectors of its pieces */
+			unsigned int sectors;	/* sectors of its pieces */
+		};
 		struct bio *bio;
 	} slot[];
 };

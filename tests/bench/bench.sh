@@ -12,15 +12,17 @@
 #   BENCH-SYM target=T workload=W samples=.. dso=D sym=S
 # and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs),
 # quick (1 repetition, 1 s runs), profile (only the profile, section 0) or
-# chunk (only section 1c, 1 repetition, 3 s runs).
+# chunk (only section 1c, 3 repetitions, 3 s runs); SIZE:ENGINE (e.g.
+# chunk:io_uring) runs fio with that ioengine instead of libaio.
 # shellcheck disable=SC1091 # lib.sh is at /tests/integration in the guest
 . /tests/integration/lib.sh
 
-size=${1:-full}
+size=${1:-full} ENGINE=libaio
+case $size in *:*) ENGINE=${size#*:} size=${size%%:*} ;; esac
 case $size in
 quick) REPS=1 RT=1 PRT=2 ;;
 profile) REPS=1 RT=3 PRT=5 ;;	# only section 0
-chunk) REPS=1 RT=3 PRT=5 ;;	# only section 1c
+chunk) REPS=3 RT=3 PRT=5 ;;	# only section 1c
 *) REPS=3 RT=3 PRT=5 ;;
 esac
 CHUNK=128		# 64 KiB, the same for every striping target
@@ -50,7 +52,7 @@ fio_args() { # WORKLOAD
 measure() {
 	_j0=$(cpu_jiffies)
 	# shellcheck disable=SC2046
-	_out=$(fio --name=b --filename="$5" --direct=1 --ioengine=libaio \
+	_out=$(fio --name=b --filename="$5" --direct=1 --ioengine="$ENGINE" \
 		$(fio_args "$4") --time_based --runtime="$RT" --norandommap \
 		--randrepeat=0 --output-format=terse --terse-version=3 2>/dev/null)
 	_j1=$(cpu_jiffies)
@@ -178,7 +180,7 @@ profile() {
 			# shellcheck disable=SC2046
 			perf record -N -q -e cpu-clock -c "$PROF_PERIOD" -C 0 -o /tmp/perf.data -- \
 				fio --name=p --filename="$(target_dev "$_t" -)" --direct=1 \
-				--ioengine=libaio $(fio_args "$_wl") --cpus_allowed=0 \
+				--ioengine="$ENGINE" $(fio_args "$_wl") --cpus_allowed=0 \
 				--time_based --runtime="$PRT" --norandommap --randrepeat=0 \
 				--output-format=terse --terse-version=3 >/tmp/prof.fio 2>/dev/null ||
 				{ echo "BENCH-ERROR perf record $_t $_wl"; continue; }
@@ -255,7 +257,7 @@ chunk_bench() {
 		for _wl in sr1m sw1m sr128k sw128k rr4k_qd32 rw4k_qd32; do
 			progress "chunk sizes rep $_rep $_wl"
 			# shellcheck disable=SC2046,SC2086
-			fio --direct=1 --ioengine=libaio $(fio_args "$_wl") --time_based --cpus_allowed=0 \
+			fio --direct=1 --ioengine="$ENGINE" $(fio_args "$_wl") --time_based --cpus_allowed=0 \
 				--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
 				--output-format=terse --terse-version=3 $_jobs 2>/dev/null |
 				h2h_lines chunk "$_wl" "$_rep"
@@ -345,7 +347,7 @@ while [ $rep -le $REPS ]; do
 			jobs="$jobs --name=$t --filename=$(target_dev "$t" -)"
 		done
 		# shellcheck disable=SC2046,SC2086
-		fio --direct=1 --ioengine=libaio $(fio_args "$wl") --time_based --cpus_allowed=0 \
+		fio --direct=1 --ioengine="$ENGINE" $(fio_args "$wl") --time_based --cpus_allowed=0 \
 			--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
 			--output-format=terse --terse-version=3 $jobs 2>/dev/null |
 			h2h_lines h2h "$wl" "$rep"

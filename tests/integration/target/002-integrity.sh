@@ -75,9 +75,12 @@ done
 [ -z "$failed" ] || fail "fio verify failed for geometries (members/chunk):$failed"
 
 # io_uring on 4 members with 4 KiB chunks: its bios carry REQ_NOWAIT,
-# and with --hipri they are polled; neither is gathered, both are cut at
-# chunk ends (gathered, a REQ_NOWAIT request failed with EAGAIN here; a
-# polled one split at a chunk oopsed in NVMe before REQ_DRV was cleared).
+# and with --hipri they are polled.  Polled ones are cut at chunk ends (a
+# polled one split at a chunk oopsed in NVMe before REQ_DRV was cleared);
+# REQ_NOWAIT ones are gathered only where every member bio fits its queue
+# unsplit, cut at chunk ends otherwise (gathered regardless, a request
+# whose member bio needed a split failed with EAGAIN here).  The 512-byte
+# offsets and sizes make both kinds.
 if [ "$nd" -ge 4 ]; then
 	len=$((MB * 2048 / 32 * 32))
 	for mode in nowait polled; do
