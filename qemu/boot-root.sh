@@ -534,9 +534,11 @@ udev_check() {
 }
 if [ -z "$only" ] || [ "$only" = initramfs-tools ]; then
 	# ARRAY data, AUTO no: the unit waits for data1, attached 10 s after
-	# udev was triggered; spare is left alone
+	# udev was triggered; spare is left alone, by the unit and by udev:
+	# spare's only disk is attached late too (first), so only udev's
+	# incremental rule could assemble it
 	boot initramfs-tools "$initrd_itools" "ssdstripe.test-udev ssdstripe.test-late=trigger" \
-		"data=boot spare=inactive" data1+late root2 old0 spare0 data0 root0 root1
+		"data=boot spare=inactive" spare0+late data1+late root2 old0 data0 root0 root1
 	udev_check
 fi
 if want dracut; then
