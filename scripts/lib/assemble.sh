@@ -525,6 +525,8 @@ cmd_assemble() {
 	case $timeout in *[!0-9]*) usage_die "invalid timeout '$timeout'" ;; esac
 	if [ -n "$export" ] && [ -z "$incr" ]; then usage_die "--export goes with --incremental"; fi
 	case $scan$boot$late$incr in 1 | '') ;; *) usage_die "--scan, --boot, --boot-late and --incremental go alone" ;; esac
+	# what udev, the unit and the initramfs run: temporary files in /run
+	[ -z "$boot$late$incr" ] || tmp_at_boot
 	if [ -n "$incr" ]; then
 		[ $# = 1 ] || usage_die "--incremental takes one device"
 		boot_selection
