@@ -223,7 +223,12 @@ assemble_set() {
 		[ -n "$_as_exact" ] || _as_devs=$(candidates)
 	done
 	[ -n "$_as_wait" ] && { warn "$_as_wait: no such block device"; return 4; }
-	# report with the final scan's view
+	# report with a fresh scan: a pass over every device can take longer
+	# than a member takes to appear (seconds on a loaded or emulated
+	# machine), and a member that came while the last pass ran must be
+	# taken, not named as a device without a label (lost_hint)
+	# shellcheck disable=SC2046 # a list of device paths
+	[ -n "$_as_exact" ] || collect $(candidates)
 	assemble_found "$_as_want" "$_as_exact" report
 }
 
