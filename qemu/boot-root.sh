@@ -441,9 +441,12 @@ sed -n 's/^PREP //p' "$prep_log.clean" >"$work/transcript-create.txt"
 # boot NAME INITRD EXTRA_APPEND EXPECT SERIAL...: EXPECT says who must
 # assemble array data (data=initramfs: the initramfs; data=boot: the unit
 # or udev; data=udev: udev's --incremental, in a transient unit), whether
-# spare must be active (spare=active|inactive) and whether the unit must
-# say why it refuses the re-used disk old0 (old=refused); a SERIAL+late is
-# attached late (qemu_run)
+# spare must be active (spare=active|inactive), whether udev's rule must
+# have looked at spare's disk and decided to leave it alone
+# (spare-udev=not-listed, SSDSTRIPE_ASSEMBLE_RESULT in the udev database:
+# a spare left inactive by a rule that failed proves nothing) and whether
+# the unit must say why it refuses the re-used disk old0 (old=refused); a
+# SERIAL+late is attached late (qemu_run)
 boot() {
 	local name=$1 initrd=$2 extra=$3 want=$4 expect=" $4 " logf=$work/console-boot-$1.log rc=0 el why=''
 	shift 4
@@ -479,6 +482,9 @@ boot() {
 		why="array spare is not active (AUTO yes)"
 	elif [[ $expect == *" spare=inactive "* ]] && ! grep -qx 'SSDSTRIPE-BOOT-SPARE: inactive' "$c"; then
 		why="array spare is active (AUTO no, not listed)"
+	elif [[ $expect == *" spare-udev=not-listed "* ]] &&
+		! grep -qx 'SSDSTRIPE-BOOT-SPARE-UDEV: not-listed' "$c"; then
+		why="udev's rule did not decide to leave spare's disk alone: SSDSTRIPE_ASSEMBLE_RESULT $(sed -n 's/^SSDSTRIPE-BOOT-SPARE-UDEV: //p' "$c")"
 	elif ! grep -qE '^SSDSTRIPE-BOOT-OLD: nvme[0-9]+n1 holders=0 swapon=0 blkid=swap$' "$c"; then
 		why="re-used disk old0: $(sed -n 's/^SSDSTRIPE-BOOT-OLD: //p' "$c")"
 	elif [[ $expect == *" old=refused "* ]] &&
@@ -534,9 +540,11 @@ udev_check() {
 }
 if [ -z "$only" ] || [ "$only" = initramfs-tools ]; then
 	# ARRAY data, AUTO no: the unit waits for data1, attached 10 s after
-	# udev was triggered; spare is left alone
+	# udev was triggered; spare is left alone, by the unit and by udev:
+	# spare's only disk is attached late too (first), so only udev's
+	# incremental rule could assemble it, and it must have said why not
 	boot initramfs-tools "$initrd_itools" "ssdstripe.test-udev ssdstripe.test-late=trigger" \
-		"data=boot spare=inactive" data1+late root2 old0 spare0 data0 root0 root1
+		"data=boot spare=inactive spare-udev=not-listed" spare0+late data1+late root2 old0 data0 root0 root1
 	udev_check
 fi
 if want dracut; then

@@ -41,7 +41,10 @@ its array is refused at once, naming the device and what it carries, and
               carries a label of an array that boot may assemble (listed,
               or AUTO yes) and completes it, activate that array; else
               nothing (exit 0).  --export prints the array (udev variables
-              SSDSTRIPE_ASSEMBLE_UUID, _NAME, _DEVICES) instead
+              SSDSTRIPE_ASSEMBLE_UUID, _NAME, _DEVICES) instead, and for
+              any labelled device that is not held what was decided:
+              SSDSTRIPE_ASSEMBLE_RESULT=complete, incomplete, active or
+              not-listed
   --timeout   seconds to wait for missing members (default 10, --boot and
               --boot-late: TIMEOUT, 30)
 
@@ -220,7 +223,12 @@ assemble_set() {
 		[ -n "$_as_exact" ] || _as_devs=$(candidates)
 	done
 	[ -n "$_as_wait" ] && { warn "$_as_wait: no such block device"; return 4; }
-	# report with the final scan's view
+	# report with a fresh scan: a pass over every device can take longer
+	# than a member takes to appear (seconds on a loaded or emulated
+	# machine), and a member that came while the last pass ran must be
+	# taken, not named as a device without a label (lost_hint)
+	# shellcheck disable=SC2046 # a list of device paths
+	[ -n "$_as_exact" ] || collect $(candidates)
 	assemble_found "$_as_want" "$_as_exact" report
 }
 
@@ -459,7 +467,11 @@ assemble_boot_late() {
 # at boot (listed, or AUTO yes) and complete with it, activates it; with
 # export (--export, from udev) prints SSDSTRIPE_ASSEMBLE_UUID,
 # SSDSTRIPE_ASSEMBLE_NAME and SSDSTRIPE_ASSEMBLE_DEVICES for udev to hand
-# to a systemd unit instead, and every message goes to stderr.
+# to a systemd unit instead, and every message goes to stderr.  For every
+# labelled device that is not held, export also prints what was decided,
+# SSDSTRIPE_ASSEMBLE_RESULT (complete, incomplete, active, not-listed): the
+# udev database then says why a disk's array was or was not assembled, and
+# a disk without it was never looked at (or the tool failed).
 assemble_incremental() {
 	_in_out=1
 	if [ -n "${2:-}" ]; then
@@ -478,9 +490,13 @@ assemble_incremental() {
 	esac
 	if ! boot_allowed "$L_NAME" "$L_UUID"; then
 		say "$1: member $L_INDEX of array $L_NAME, which $CONF does not list (AUTO no): left alone"
+		incremental_result not-listed
 		return 0
 	fi
-	[ -z "$(active_name_of_uuid "$L_UUID")" ] || return 0
+	if [ -n "$(active_name_of_uuid "$L_UUID")" ]; then
+		incremental_result active
+		return 0
+	fi
 	_in_u=$L_UUID _in_n=$L_NAME
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
@@ -494,15 +510,23 @@ assemble_incremental() {
 	0) ;;
 	4)
 		say "array $_in_n: $(plural $(($(wc -l <"$TMPD/set"))) member) of $L_COUNT present, waiting for the others"
+		incremental_result incomplete
 		return 0 ;;
 	*) cat "$TMPD/why" >&2; return 3 ;;
 	esac
 	if [ "$_in_out" = 3 ]; then
 		printf 'SSDSTRIPE_ASSEMBLE_UUID=%s\nSSDSTRIPE_ASSEMBLE_NAME=%s\nSSDSTRIPE_ASSEMBLE_DEVICES=%s\n' \
 			"$_in_u" "$_in_n" "${ORDERED# }" >&3
+		incremental_result complete
 		return 0
 	fi
 	activate "$_in_u"
+}
+
+# incremental_result WORD: with --export, SSDSTRIPE_ASSEMBLE_RESULT=WORD
+incremental_result() {
+	[ "$_in_out" = 3 ] || return 0
+	printf 'SSDSTRIPE_ASSEMBLE_RESULT=%s\n' "$1" >&3
 }
 
 cmd_assemble() {
@@ -525,6 +549,8 @@ cmd_assemble() {
 	case $timeout in *[!0-9]*) usage_die "invalid timeout '$timeout'" ;; esac
 	if [ -n "$export" ] && [ -z "$incr" ]; then usage_die "--export goes with --incremental"; fi
 	case $scan$boot$late$incr in 1 | '') ;; *) usage_die "--scan, --boot, --boot-late and --incremental go alone" ;; esac
+	# what udev, the unit and the initramfs run: temporary files in /run
+	[ -z "$boot$late$incr" ] || tmp_at_boot
 	if [ -n "$incr" ]; then
 		[ $# = 1 ] || usage_die "--incremental takes one device"
 		boot_selection

@@ -36,15 +36,25 @@ cleanup() { [ -n "$TMPD" ] && rm -rf "$TMPD"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 # Early in boot / is still read-only and /tmp may be on it: fall back to
-# /run, which is a tmpfs from the initramfs on.
+# /run, which is a tmpfs from the initramfs on.  TMP_DEFAULT is where to
+# go without TMPDIR: /tmp, and /run for what runs at boot (tmp_at_boot).
+TMP_DEFAULT=/tmp
 tmpdir() {
 	[ -n "$TMPD" ] && return 0
-	for _tp in "${TMPDIR:-/tmp}" /run /dev/shm; do
+	for _tp in "${TMPDIR:-$TMP_DEFAULT}" /run /tmp /dev/shm; do
 		TMPD=$(mktemp -d "$_tp/ssdstripe.XXXXXX" 2>/dev/null) && return 0
 	done
 	TMPD=''
-	die 1 "cannot make a temporary directory (tried ${TMPDIR:-/tmp}, /run, /dev/shm)"
+	die 1 "cannot make a temporary directory (tried ${TMPDIR:-$TMP_DEFAULT}, /run, /tmp, /dev/shm)"
 }
+# tmp_at_boot: the temporary directory goes to /run (unless TMPDIR says
+# otherwise).  At boot /tmp is no place for it even once / is writable:
+# systemd-tmpfiles-setup.service empties /tmp (tmp.conf: "D /tmp") after
+# local-fs.target, while udev may still be running "assemble
+# --incremental" for a disk; that run's directory vanished under it, it
+# failed, and udev (which logs a program's failure at debug level only)
+# dropped the disk without a word.
+tmp_at_boot() { TMP_DEFAULT=/run; }
 
 # ---- size parsing ------------------------------------------------------
 # to_sectors SIZE: 128s, 64K, 1M, 1G, 1T (binary units, an optional

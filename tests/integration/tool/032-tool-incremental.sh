@@ -5,7 +5,8 @@
 # "assemble --incremental DEV" (the udev rule) activates an array when DEV
 # completes it and the policy allows it, says nothing for a device without
 # a label, leaves an unlisted array alone with AUTO no, refuses a re-used
-# member; --export only prints the udev variables.  "assemble --boot-late"
+# member; --export only prints the udev variables, with what it decided
+# (SSDSTRIPE_ASSEMBLE_RESULT) for every labelled device.  "assemble --boot-late"
 # (ssdstripe-assemble.service) waits TIMEOUT for listed arrays only and, with
 # AUTO yes, assembles the other complete arrays without waiting.  BOOT none
 # + AUTO no + no ARRAY, or ssdstripe.assemble=none, assemble nothing at
@@ -30,6 +31,9 @@ must dmsetup create ssl9 --table "0 65536 linear $(disk 3) $((2048 + 4 * 65536))
 wipe_labels /dev/mapper/ssl9
 out=$(ssdstripe assemble --incremental /dev/mapper/ssl9 2>&1) || fail "--incremental on a bare device exited $?"
 [ -z "$out" ] || fail "--incremental on a bare device said: $out"
+out=$(ssdstripe assemble --incremental --export /dev/mapper/ssl9 2>/dev/null) ||
+	fail "--incremental --export on a bare device exited $?"
+[ -z "$out" ] || fail "--incremental --export on a bare device printed: $out"
 must dmsetup remove ssl9
 # members are slices of the disks: what reached the disks counts
 w0=$(writes_done $(disks))
@@ -43,6 +47,8 @@ for d in "$@"; do
 	out=$(ssdstripe assemble --incremental "$d" 2>&1) || fail "--incremental $d exited $?: $out"
 done
 echo "$out" | grep -q "does not list (AUTO no): left alone" || fail "--incremental $s5 said: $out"
+out=$(ssdstripe assemble --incremental --export "$s5" 2>/dev/null) || fail "--export $s5 exited $?"
+[ "$out" = SSDSTRIPE_ASSEMBLE_RESULT=not-listed ] || fail "--export of an unlisted array printed: $out"
 [ -z "$(active)" ] || fail "BOOT none + AUTO no assembled: $(active)"
 # the command line's none beats an AUTO yes file
 printf 'AUTO yes\nARRAY a\n' >"$SSDSTRIPE_CONF"
@@ -59,12 +65,15 @@ must dmsetup remove ssl1
 out=$(ssdstripe assemble --incremental "$s0" 2>&1) || fail "--incremental $s0 exited $?: $out"
 echo "$out" | grep -q "array a: 1 member of 2 present" || fail "first member: $out"
 [ -z "$(active)" ] || fail "half of a assembled: $(active)"
+out=$(ssdstripe assemble --incremental --export "$s0" 2>/dev/null) || fail "--export $s0 exited $?"
+[ "$out" = SSDSTRIPE_ASSEMBLE_RESULT=incomplete ] || fail "--export of half of a printed: $out"
 printf '%s\n' "$t1" | dmsetup create ssl1 || fail "cannot put ssl1 back"
 # --export: the udev variables on stdout, nothing activated
 ssdstripe assemble --incremental --export "$s1" >/tmp/export.out 2>/tmp/export.err ||
 	fail "--export exited $?: $(cat /tmp/export.err)"
 grep -qx "SSDSTRIPE_ASSEMBLE_NAME=a" /tmp/export.out || fail "--export printed: $(cat /tmp/export.out)"
 grep -qx "SSDSTRIPE_ASSEMBLE_DEVICES=$s0 $s1" /tmp/export.out || fail "--export printed: $(cat /tmp/export.out)"
+grep -qx "SSDSTRIPE_ASSEMBLE_RESULT=complete" /tmp/export.out || fail "--export printed: $(cat /tmp/export.out)"
 [ "$(grep -cv '^SSDSTRIPE_ASSEMBLE_[A-Z]*=' /tmp/export.out)" = 0 ] ||
 	fail "--export printed more than variables: $(cat /tmp/export.out)"
 [ -z "$(active)" ] || fail "--export assembled: $(active)"
