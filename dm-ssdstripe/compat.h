@@ -73,35 +73,26 @@ static inline void ssdstripe_bio_copy_hints(struct bio *dst,
 }
 
 /*
- * Does @bio fit its queue as it is, so that the queue need not split it?
- * Where the block layer cannot tell without splitting (no
- * bio_split_rw_at()), say no: the caller then does without.
+ * Does @bio fit @lim as it is, in at most @max_sectors, so that its queue
+ * need not split it?  Where the block layer cannot tell without splitting
+ * (no bio_split_rw_at()), say no: the caller then does without.
  */
 #ifdef HAVE_BIO_SPLIT_RW_AT
 #define SSDSTRIPE_CAN_TELL_FIT true
-static inline bool ssdstripe_bio_fits(struct bio *bio)
+static inline bool ssdstripe_bio_fits(struct bio *bio,
+				      const struct queue_limits *lim,
+				      unsigned int max_sectors)
 {
-	const struct queue_limits *lim = &bdev_get_queue(bio->bi_bdev)->limits;
-	unsigned int pbs = lim->physical_block_size >> SECTOR_SHIFT;
-	unsigned int lbs = lim->logical_block_size >> SECTOR_SHIFT;
-	unsigned int max = lim->max_sectors, start, end, segs;
-	sector_t sector = bio->bi_iter.bi_sector;
+	unsigned int segs;
 
-	/* The most the queue takes at @sector, as get_max_io_size() says. */
-	if (lim->chunk_sectors)
-		max = min(max, blk_boundary_sectors_left(sector,
-							 lim->chunk_sectors));
-	/* A bio's size is an unsigned int of bytes. */
-	max = min(max, UINT_MAX >> SECTOR_SHIFT);
-	start = sector & (pbs - 1);
-	end = (start + max) & ~(pbs - 1);
-	max = end > start ? end - start : max & ~(lbs - 1);
-
-	return bio_split_rw_at(bio, lim, &segs, max << SECTOR_SHIFT) == 0;
+	return bio_split_rw_at(bio, lim, &segs,
+			       max_sectors << SECTOR_SHIFT) == 0;
 }
 #else
 #define SSDSTRIPE_CAN_TELL_FIT false
-static inline bool ssdstripe_bio_fits(struct bio *bio)
+static inline bool ssdstripe_bio_fits(struct bio *bio,
+				      const struct queue_limits *lim,
+				      unsigned int max_sectors)
 {
 	return false;
 }

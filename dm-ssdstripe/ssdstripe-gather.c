@@ -254,11 +254,19 @@ fail:
 static bool ssdstripe_gather_fits(struct ssdstripe_c *sc,
 				  struct ssdstripe_req *req)
 {
+	const struct queue_limits *lim;
 	unsigned int i;
+	struct bio *bio;
 
-	for (i = 0; i < sc->geom.members; i++)
-		if (req->slot[i].bio && !ssdstripe_bio_fits(req->slot[i].bio))
+	for (i = 0; i < sc->geom.members; i++) {
+		bio = req->slot[i].bio;
+		if (!bio)
+			continue;
+		lim = &bdev_get_queue(bio->bi_bdev)->limits;
+		if (!ssdstripe_bio_fits(bio, lim,
+					ssdstripe_queue_max_at(lim, bio->bi_iter.bi_sector)))
 			return false;
+	}
 
 	return true;
 }

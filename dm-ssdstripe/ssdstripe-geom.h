@@ -222,4 +222,29 @@ static __always_inline sector_t ssdstripe_remap(const struct ssdstripe_c *sc,
 	return r + sc->member[*member].offset;
 }
 
+/*
+ * The most a queue with limits @lim takes in one bio starting at @sector
+ * without splitting it: the block layer's get_max_io_size() (max_sectors,
+ * the queue's chunk_sectors, whole physical blocks).  A REQ_NOWAIT bio
+ * larger than that is ended with BLK_STS_AGAIN by the queue.
+ */
+static inline unsigned int ssdstripe_queue_max_at(const struct queue_limits *lim,
+						  sector_t sector)
+{
+	unsigned int pbs = lim->physical_block_size >> SECTOR_SHIFT;
+	unsigned int lbs = lim->logical_block_size >> SECTOR_SHIFT;
+	unsigned int max = lim->max_sectors, start, end;
+	sector_t in_chunk = sector;
+
+	if (lim->chunk_sectors)
+		max = min(max, lim->chunk_sectors -
+			       sector_div(in_chunk, lim->chunk_sectors));
+	/* A bio's size is an unsigned int of bytes. */
+	max = min(max, UINT_MAX >> SECTOR_SHIFT);
+	start = sector & (pbs - 1);
+	end = (start + max) & ~(pbs - 1);
+
+	return end > start ? end - start : max & ~(lbs - 1);
+}
+
 #endif /* DM_SSDSTRIPE_GEOM_H */

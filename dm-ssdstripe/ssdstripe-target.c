@@ -696,6 +696,28 @@ static void ssdstripe_accept_chunk(struct bio *bio, unsigned int sectors)
 		bio_integrity_trim(bio);
 }
 
+/*
+ * A member queue ends a REQ_NOWAIT bio it would have to split with
+ * BLK_STS_AGAIN, and io_uring then reissues the whole request from a
+ * worker thread, blocking: a chunk larger than what the member takes at
+ * once (null_blk's 127.5 KiB, an NVMe drive's MDTS) would cost every
+ * request that.  So cut @bio, bound for @member at @sector, to what the
+ * member takes; dm core sends the rest to map again.  (For striped, dm
+ * core cuts every bio to the array's max_sectors itself, because the
+ * target sets max_io_len; ssdstripe must see requests whole to gather
+ * them.)
+ */
+static void ssdstripe_nowait_fit(struct ssdstripe_c *sc, struct bio *bio,
+				 unsigned int member, sector_t sector)
+{
+	struct block_device *bdev = sc->member[member].dev->bdev;
+	unsigned int max;
+
+	max = ssdstripe_queue_max_at(&bdev_get_queue(bdev)->limits, sector);
+	if (max && bio_sectors(bio) > max)
+		ssdstripe_accept_chunk(bio, max);
+}
+
 static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 {
 	struct ssdstripe_c *sc = ti->private;
@@ -723,6 +745,8 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 			return DM_MAPIO_SUBMITTED;
 		ssdstripe_accept_chunk(bio, left);
 	}
+	if (unlikely(bio->bi_opf & REQ_NOWAIT))
+		ssdstripe_nowait_fit(sc, bio, member, sector);
 
 	/*
 	 * REQ_DRV is dm core's REQ_DM_POLL_LIST: set on a polled bio once its
