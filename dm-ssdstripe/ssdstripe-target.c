@@ -1020,7 +1020,7 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 
 static struct target_type ssdstripe_target = {
 	.name		 = "ssdstripe",
-	.version	 = {1, 3, 0},
+	.version	 = {1, 3, 1},
 	.features	 = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = ssdstripe_ctr,
