@@ -113,14 +113,16 @@ static unsigned int ssdstripe_gather_vecs(struct bio *src, struct bvec_iter *it,
 /*
  * May a REQ_NOWAIT gather add piece @p, whose data starts at @it, to its
  * member's bio without the member queue having to split that bio?  Not
- * if the bio would outgrow the queue's max_sectors, nor if the piece's
- * start is off a virt boundary (NVMe's page) of the member that ends a
- * piece there or the one that starts one: in the member bios holding a
- * piece before it or after it, that is a gap.  Stopping the request at
- * the first such piece keeps the cost of a request whose buffer is not
- * aligned at one piece per map call: its per-chunk remainders are planned
- * again, each stopping at once.  ssdstripe_gather_fits() has the last
- * word.
+ * if the bio would outgrow what the queue takes at once where the bio
+ * starts (ssdstripe_queue_max_at(), as ssdstripe_gather_fits() judges
+ * it), nor if the piece's start is off a virt boundary (NVMe's page) of
+ * the member that ends a piece there or the one that starts one: in the
+ * member bios holding a piece before it or after it, that is a gap.
+ * Stopping the request at the first such piece keeps the cost of a
+ * request whose buffer is not aligned at one piece per map call: its
+ * per-chunk remainders are planned again, each stopping at once.
+ * ssdstripe_gather_fits() has the last word.  Takes @p's sectors from
+ * its member's room when it says yes.
  */
 static bool ssdstripe_gather_nowait_ok(struct ssdstripe_c *sc,
 				       struct ssdstripe_req *req,
@@ -128,19 +130,27 @@ static bool ssdstripe_gather_nowait_ok(struct ssdstripe_c *sc,
 				       const struct ssdstripe_piece *p)
 {
 	unsigned int members = sc->geom.members;
-	struct request_queue *q = bdev_get_queue(sc->member[p->member].dev->bdev);
+	struct ssdstripe_member *m = &sc->member[p->member];
+	union ssdstripe_slot *slot = &req->slot[p->member];
+	struct request_queue *q = bdev_get_queue(m->dev->bdev);
 	struct request_queue *prev;
 	unsigned long mask;
 
-	/* sectors + len <= a bio's size: see ssdstripe_gather_plan() */
-	if (req->slot[p->member].sectors + p->len > queue_max_sectors(q))
+	/* The member's first piece: where its bio starts. */
+	if (!slot->nr_vecs)
+		slot->room = ssdstripe_queue_max_at(&q->limits,
+						    p->sector + m->offset);
+	if (p->len > slot->room)
 		return false;
-	if (!p->offset)
-		return true;
-	prev = bdev_get_queue(sc->member[(p->member + members - 1) % members].dev->bdev);
-	mask = queue_virt_boundary(q) | queue_virt_boundary(prev);
+	if (p->offset) {
+		prev = bdev_get_queue(sc->member[(p->member + members - 1) % members].dev->bdev);
+		mask = queue_virt_boundary(q) | queue_virt_boundary(prev);
+		if (mp_bvec_iter_bvec(bio->bi_io_vec, *it).bv_offset & mask)
+			return false;
+	}
+	slot->room -= p->len;
 
-	return !(mp_bvec_iter_bvec(bio->bi_io_vec, *it).bv_offset & mask);
+	return true;
 }
 
 /*
@@ -158,10 +168,8 @@ static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
 	struct bvec_iter it = bio->bi_iter;
 	struct ssdstripe_piece p;
 
-	for (i = 0; i < sc->geom.members; i++) {
+	for (i = 0; i < sc->geom.members; i++)
 		req->slot[i].nr_vecs = 0;
-		req->slot[i].sectors = 0;
-	}
 
 	*pieces = 0;
 	ssdstripe_piece_first(&sc->geom,
@@ -174,8 +182,6 @@ static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
 		if (req->slot[p.member].nr_vecs + nr > BIO_MAX_VECS)
 			return p.offset;
 		req->slot[p.member].nr_vecs += nr;
-		/* the member's share of @len sectors: no overflow */
-		req->slot[p.member].sectors += p.len;
 		(*pieces)++;
 	} while (ssdstripe_piece_next(&sc->geom, len, &p));
 

@@ -266,7 +266,7 @@ struct ssdstripe_req {
 	union ssdstripe_slot {
 		struct {
 			unsigned int nr_vecs;	/* vectors of its pieces */
-			unsigned int sectors;	/* sectors of its pieces */
+			unsigned int room;	/* REQ_NOWAIT: sectors left */
 		};
 		struct bio *bio;
 	} slot[];
