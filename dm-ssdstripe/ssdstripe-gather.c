@@ -114,7 +114,7 @@ static unsigned int ssdstripe_gather_vecs(struct bio *src, struct bvec_iter *it,
  * May a REQ_NOWAIT gather add piece @p, whose data starts at @it, to its
  * member's bio without the member queue having to split that bio?  Not
  * if the bio would outgrow what the queue takes at once where the bio
- * starts (ssdstripe_queue_max_at(), as ssdstripe_gather_fits() judges
+ * starts (ssdstripe_bdev_max_at(), as ssdstripe_gather_fits() judges
  * it), nor if the piece's start is off a virt boundary (NVMe's page) of
  * the member that ends a piece there or the one that starts one: in the
  * member bios holding a piece before it or after it, that is a gap.
@@ -138,8 +138,8 @@ static bool ssdstripe_gather_nowait_ok(struct ssdstripe_c *sc,
 
 	/* The member's first piece: where its bio starts. */
 	if (!slot->nr_vecs)
-		slot->room = ssdstripe_queue_max_at(&q->limits,
-						    p->sector + m->offset);
+		slot->room = ssdstripe_bdev_max_at(m->dev->bdev,
+						   p->sector + m->offset);
 	if (p->len > slot->room)
 		return false;
 	if (p->offset) {
@@ -270,7 +270,8 @@ static bool ssdstripe_gather_fits(struct ssdstripe_c *sc,
 			continue;
 		lim = &bdev_get_queue(bio->bi_bdev)->limits;
 		if (!ssdstripe_bio_fits(bio, lim,
-					ssdstripe_queue_max_at(lim, bio->bi_iter.bi_sector)))
+					ssdstripe_bdev_max_at(bio->bi_bdev,
+							      bio->bi_iter.bi_sector)))
 			return false;
 	}
 

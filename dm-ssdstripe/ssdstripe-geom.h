@@ -9,6 +9,7 @@
 #ifndef DM_SSDSTRIPE_GEOM_H
 #define DM_SSDSTRIPE_GEOM_H
 
+#include <linux/blkdev.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -245,6 +246,21 @@ static inline unsigned int ssdstripe_queue_max_at(const struct queue_limits *lim
 	end = (start + max) & ~(pbs - 1);
 
 	return end > start ? end - start : max & ~(lbs - 1);
+}
+
+/*
+ * What member @bdev takes in one bio starting at @sector, a sector of
+ * @bdev itself (a member may be a partition).  The block layer judges a
+ * bio after blk_partition_remap() has added the partition's start, so the
+ * physical-block and chunk_sectors alignment that counts is the whole
+ * disk's: a partition starting at sector 2049 of a 4 KiB-physical-block
+ * disk takes 127 sectors, not 128, at its own sector 0.
+ */
+static inline unsigned int ssdstripe_bdev_max_at(struct block_device *bdev,
+						 sector_t sector)
+{
+	return ssdstripe_queue_max_at(&bdev_get_queue(bdev)->limits,
+				      get_start_sect(bdev) + sector);
 }
 
 #endif /* DM_SSDSTRIPE_GEOM_H */

@@ -710,10 +710,9 @@ static void ssdstripe_accept_chunk(struct bio *bio, unsigned int sectors)
 static void ssdstripe_nowait_fit(struct ssdstripe_c *sc, struct bio *bio,
 				 unsigned int member, sector_t sector)
 {
-	struct block_device *bdev = sc->member[member].dev->bdev;
 	unsigned int max;
 
-	max = ssdstripe_queue_max_at(&bdev_get_queue(bdev)->limits, sector);
+	max = ssdstripe_bdev_max_at(sc->member[member].dev->bdev, sector);
 	if (max && bio_sectors(bio) > max)
 		ssdstripe_accept_chunk(bio, max);
 }

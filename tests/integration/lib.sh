@@ -268,6 +268,7 @@ cleanup_all() {
 	for _md in /dev/md*; do [ -b "$_md" ] && mdadm --stop "$_md" >/dev/null 2>&1; done
 	dmsetup remove_all >/dev/null 2>&1 || dmsetup remove_all --force >/dev/null 2>&1
 	rmmod null_blk 2>/dev/null
+	rmmod scsi_debug 2>/dev/null
 	losetup -D 2>/dev/null
 	[ "$TARGET" = ssdstripe ] && rmmod dm_ssdstripe 2>/dev/null
 	return 0
