@@ -88,6 +88,27 @@ static inline bool ssdstripe_bio_fits(struct bio *bio,
 	return bio_split_rw_at(bio, lim, &segs,
 			       max_sectors << SECTOR_SHIFT) == 0;
 }
+
+/*
+ * How many sectors of @bio, a REQ_NOWAIT bio, its queue with limits @lim
+ * takes in one request of at most @max_sectors: 0 when it takes the whole
+ * bio.  Segments, segment size and virt boundary gaps count as well as
+ * sectors.  bio_split_rw_at() names no split point for a REQ_NOWAIT bio
+ * (it says -EAGAIN), so it is asked about a copy without the flag.
+ */
+static inline unsigned int ssdstripe_bio_fit_sectors(struct bio *bio,
+						     const struct queue_limits *lim,
+						     unsigned int max_sectors)
+{
+	struct bio copy = *bio;
+	unsigned int segs;
+	int split;
+
+	copy.bi_opf &= ~REQ_NOWAIT;
+	split = bio_split_rw_at(&copy, lim, &segs, max_sectors << SECTOR_SHIFT);
+
+	return split > 0 ? split : 0;
+}
 #else
 #define SSDSTRIPE_CAN_TELL_FIT false
 static inline bool ssdstripe_bio_fits(struct bio *bio,
@@ -95,6 +116,19 @@ static inline bool ssdstripe_bio_fits(struct bio *bio,
 				      unsigned int max_sectors)
 {
 	return false;
+}
+
+/*
+ * Without bio_split_rw_at() only sectors can be counted: a bio within
+ * @max_sectors that needs more segments than its queue takes, or holds a
+ * virt boundary gap, still needs a split, and its queue ends it with
+ * BLK_STS_AGAIN (counted as a retry; dm-stripe has the same limit).
+ */
+static inline unsigned int ssdstripe_bio_fit_sectors(struct bio *bio,
+						     const struct queue_limits *lim,
+						     unsigned int max_sectors)
+{
+	return bio_sectors(bio) > max_sectors ? max_sectors : 0;
 }
 #endif
 

@@ -702,19 +702,26 @@ static void ssdstripe_accept_chunk(struct bio *bio, unsigned int sectors)
  * worker thread, blocking: a chunk larger than what the member takes at
  * once (null_blk's 127.5 KiB, an NVMe drive's MDTS) would cost every
  * request that.  So cut @bio, bound for @member at @sector, to what the
- * member takes; dm core sends the rest to map again.  (For striped, dm
- * core cuts every bio to the array's max_sectors itself, because the
- * target sets max_io_len; ssdstripe must see requests whole to gather
- * them.)
+ * member takes there in one request: its sectors at the whole disk's
+ * sector (ssdstripe_bdev_max_at()) and, where the block layer can tell
+ * (bio_split_rw_at()), its segments and virt boundary gaps too (a buffer
+ * of several iovecs); dm core sends the rest to map again.  (For
+ * striped, dm core cuts every bio to the array's max_sectors itself,
+ * because the target sets max_io_len, and no further; ssdstripe must see
+ * requests whole to gather them.)
  */
 static void ssdstripe_nowait_fit(struct ssdstripe_c *sc, struct bio *bio,
 				 unsigned int member, sector_t sector)
 {
-	unsigned int max;
+	struct block_device *bdev = sc->member[member].dev->bdev;
+	unsigned int max, fit;
 
-	max = ssdstripe_bdev_max_at(sc->member[member].dev->bdev, sector);
-	if (max && bio_sectors(bio) > max)
-		ssdstripe_accept_chunk(bio, max);
+	max = ssdstripe_bdev_max_at(bdev, sector);
+	if (!max)
+		return;
+	fit = ssdstripe_bio_fit_sectors(bio, &bdev_get_queue(bdev)->limits, max);
+	if (fit)
+		ssdstripe_accept_chunk(bio, fit);
 }
 
 static int ssdstripe_map(struct dm_target *ti, struct bio *bio)

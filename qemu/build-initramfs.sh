@@ -157,6 +157,14 @@ install -d "$root/usr/lib/ssdstripe"
 install -m 0644 "$repo"/scripts/lib/*.sh "$root/usr/lib/ssdstripe/"
 
 # ---- tests and init ----------------------------------------------------
+# the tests' own helpers (tests/integration/tools/*.c), static: the
+# initramfs has no compiler and no libc headers
+"$repo/scripts/need-debs" gcc:build-essential || die "cannot install gcc"
+for src in "$repo"/tests/integration/tools/*.c; do
+	[ -e "$src" ] || continue
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/$(basename "$src" .c)" "$src" ||
+		die "cannot build $src"
+done
 mkdir -p "$root/tests"
 cp -r "$repo/tests/integration" "$root/tests/"
 # the benchmark's guest side only (its runner, report and results stay here)
