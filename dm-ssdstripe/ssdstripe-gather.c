@@ -53,6 +53,8 @@
 #include <linux/bvec.h>
 #include <linux/overflow.h>
 
+#include <trace/events/block.h>
+
 #include "ssdstripe.h"
 #include "ssdstripe-geom.h"
 
@@ -61,6 +63,7 @@ struct ssdstripe_gbio {
 	struct ssdstripe_c *sc;
 	struct bio *clone;		/* dm core's clone it carries part of */
 	struct ssdstripe_io io;		/* this member I/O's accounting */
+	sector_t from;			/* array sector of its first piece */
 	struct bio bio;			/* last: the bio_set's front_pad */
 };
 
@@ -316,9 +319,12 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 	do {
 		mbio = req->slot[p.member].bio;
 		/* A member's first piece sets where its bio starts. */
-		if (!mbio->bi_iter.bi_size)
+		if (!mbio->bi_iter.bi_size) {
 			mbio->bi_iter.bi_sector =
 				p.sector + sc->member[p.member].offset;
+			container_of(mbio, struct ssdstripe_gbio, bio)->from =
+				bio->bi_iter.bi_sector + p.offset;
+		}
 		ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), mbio);
 	} while (ssdstripe_piece_next(&sc->geom, len, &p));
 
@@ -344,6 +350,8 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 			continue;
 		gb = container_of(mbio, struct ssdstripe_gbio, bio);
 		ssdstripe_account_io_start(sc, &gb->io, mbio, i);
+		/* What dm core says of the clones it remaps (blktrace's A). */
+		trace_block_bio_remap(mbio, disk_devt(dm_disk(sc->md)), gb->from);
 		bio_list_add(&bios, mbio);
 	}
 	while ((mbio = bio_list_pop(&bios)))
