@@ -57,6 +57,7 @@
 
 #include "ssdstripe.h"
 #include "ssdstripe-geom.h"
+#include "ssdstripe-stats.h"
 
 /* A gathered bio and what its completion needs. */
 struct ssdstripe_gbio {
@@ -198,7 +199,7 @@ static void ssdstripe_gather_endio(struct bio *bio)
 	struct bio *clone = gb->clone;
 	struct ssdstripe_req *req = ssdstripe_req(sc->ti, clone);
 
-	ssdstripe_account_io_end(sc, &gb->io, bio->bi_opf, bio->bi_status);
+	ssdstripe_account_end(sc, &gb->io, bio->bi_opf, bio->bi_status);
 	if (bio->bi_status)
 		atomic_cmpxchg(&req->status, 0, (__force int)bio->bi_status);
 	bio_put(bio);
@@ -349,7 +350,7 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 		if (!mbio)
 			continue;
 		gb = container_of(mbio, struct ssdstripe_gbio, bio);
-		ssdstripe_account_io_start(sc, &gb->io, mbio, i);
+		ssdstripe_account_start(sc, &gb->io, mbio, i);
 		/* What dm core says of the clones it remaps (blktrace's A). */
 		trace_block_bio_remap(mbio, disk_devt(dm_disk(sc->md)), gb->from);
 		bio_list_add(&bios, mbio);

@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 
 #include "ssdstripe.h"
+#include "ssdstripe-stats.h"
 
 #define DM_MSG_PREFIX "ssdstripe"
 

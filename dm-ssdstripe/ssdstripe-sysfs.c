@@ -18,6 +18,7 @@
 #include <linux/sysfs.h>
 
 #include "ssdstripe.h"
+#include "ssdstripe-stats.h"
 
 #define DM_MSG_PREFIX "ssdstripe"
 

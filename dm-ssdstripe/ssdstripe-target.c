@@ -10,7 +10,8 @@
  * This file is the target: table parsing, ctr/dtr, map/end_io, status,
  * message and io_hints.  Health is in ssdstripe-health.c, sysfs in
  * ssdstripe-sysfs.c, the layout arithmetic in ssdstripe-geom.h, reads and
- * writes across chunks in ssdstripe-gather.c.
+ * writes across chunks in ssdstripe-gather.c, per-member accounting in
+ * ssdstripe-stats.[ch].
  */
 
 #include <linux/device-mapper.h>
@@ -28,11 +29,9 @@
 
 #include "ssdstripe.h"
 #include "ssdstripe-geom.h"
+#include "ssdstripe-stats.h"
 
 #define DM_MSG_PREFIX "ssdstripe"
-
-/* Stop raising events for a member after this many errors (as dm-stripe). */
-#define SSDSTRIPE_ERROR_EVENT_LIMIT 15
 
 /* Room for every feature with its value. */
 #define SSDSTRIPE_MAX_FEATURE_ARGS 16
@@ -91,49 +90,6 @@ ssdstripe_find_tunable(const char *name)
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdstripe_find_tunable);
-
-/*
- * What a completion with @status of a bio with flags @opf says about the
- * member.  A would-block completion (BLK_STS_AGAIN) of a REQ_NOWAIT or
- * polled bio that found no tag is retried by its submitter (dm core
- * requeues a polled one); without those flags nobody retries it, and the
- * error reaches the file system.  Read-ahead may fail, and an unsupported
- * operation is not a fault: SCSI ends an unsupported UNMAP or WRITE SAME
- * with BLK_STS_TARGET, switches the capability off, and the block layer
- * falls back.
- */
-VISIBLE_IF_KUNIT enum ssdstripe_err_class
-ssdstripe_classify(blk_status_t status, blk_opf_t opf)
-{
-	enum req_op op = opf & REQ_OP_MASK;
-
-	if (!status)
-		return SSDSTRIPE_ERR_NONE;
-	if (status == BLK_STS_AGAIN && (opf & (REQ_NOWAIT | REQ_POLLED)))
-		return SSDSTRIPE_ERR_RETRY;
-	if (status == BLK_STS_NOTSUPP || (opf & REQ_RAHEAD))
-		return SSDSTRIPE_ERR_IGNORED;
-	if (status == BLK_STS_TARGET &&
-	    (op == REQ_OP_DISCARD || op == REQ_OP_WRITE_ZEROES ||
-	     op == REQ_OP_SECURE_ERASE))
-		return SSDSTRIPE_ERR_IGNORED;
-
-	return SSDSTRIPE_ERR_ERROR;
-}
-EXPORT_SYMBOL_IF_KUNIT(ssdstripe_classify);
-
-/* Histogram bucket of a latency: 16 << i microseconds at most. */
-VISIBLE_IF_KUNIT unsigned int ssdstripe_hist_bucket(u64 lat_us)
-{
-	unsigned int b;
-
-	if (lat_us <= 16)
-		return 0;
-	b = fls64(lat_us - 1) - 4;
-
-	return min_t(unsigned int, b, SSDSTRIPE_HIST_NR - 1);
-}
-EXPORT_SYMBOL_IF_KUNIT(ssdstripe_hist_bucket);
 
 /* Strict decimal numbers: no sign, no trailing junk, no overflow. */
 static int ssdstripe_parse_uint(const char *arg, unsigned int *out)
@@ -311,163 +267,16 @@ VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdstripe_parse_params);
 
-/* --- statistics -------------------------------------------------------- */
+/* --- target ------------------------------------------------------------ */
 
-u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += *(u64 *)((char *)per_cpu_ptr(m->stats, cpu) + offset);
-
-	return sum;
-}
-
-static void ssdstripe_reset_stats(struct ssdstripe_c *sc)
-{
-	struct ssdstripe_stats *st;
-	unsigned int i;
-	int cpu;
-
-	/* Racy against I/O in flight by design: counts, not invariants. */
-	for (i = 0; i < sc->geom.members; i++) {
-		for_each_possible_cpu(cpu) {
-			st = per_cpu_ptr(sc->member[i].stats, cpu);
-			memset(st->ios, 0, sizeof(st->ios));
-			memset(st->sectors, 0, sizeof(st->sectors));
-			memset(st->errors, 0, sizeof(st->errors));
-			memset(st->hist, 0, sizeof(st->hist));
-			st->retries = 0;
-		}
-	}
-}
-
-static enum ssdstripe_op ssdstripe_bio_op(struct bio *bio)
-{
-	if (op_is_flush(bio->bi_opf) && !bio_sectors(bio))
-		return SSDSTRIPE_OP_FLUSH;
-
-	switch (bio_op(bio)) {
-	case REQ_OP_READ:
-		return SSDSTRIPE_OP_READ;
-	case REQ_OP_DISCARD:
-	case REQ_OP_SECURE_ERASE:
-		return SSDSTRIPE_OP_DISCARD;
-	case REQ_OP_WRITE_ZEROES:
-		return SSDSTRIPE_OP_WRITE_ZEROES;
-	default:
-		return SSDSTRIPE_OP_WRITE;
-	}
-}
-
-/*
- * Account @bio, described by @io, about to be sent to @member.  Inlined,
- * as is ssdstripe_map_sector(): the benchmark's profile found both as
- * calls of their own on every I/O's map path.
- */
+/* Account a clone that map sends to @member (ssdstripe-stats.h). */
 static __always_inline void
-__ssdstripe_account_start(struct ssdstripe_c *sc, struct ssdstripe_io *io,
-			  struct bio *bio, unsigned int member)
-{
-	struct ssdstripe_stats __percpu *st = sc->member[member].stats;
-
-	io->member = member;
-	if (!sc->stats)
-		return;
-
-	io->op = ssdstripe_bio_op(bio);
-	io->start_ns = ktime_get_ns();
-	this_cpu_inc(st->ios[io->op]);
-	this_cpu_add(st->sectors[io->op], bio_sectors(bio));
-	this_cpu_inc(st->inflight);
-}
-
-/* A clone that map remaps to @member. */
-static __always_inline void
-ssdstripe_account_start(struct ssdstripe_c *sc, struct bio *bio,
+ssdstripe_account_clone(struct ssdstripe_c *sc, struct bio *bio,
 			unsigned int member)
 {
-	__ssdstripe_account_start(sc, &ssdstripe_req(sc->ti, bio)->io, bio,
-				  member);
+	ssdstripe_account_start(sc, &ssdstripe_req(sc->ti, bio)->io, bio,
+				member);
 }
-
-/* A gathered bio: one I/O of @member, whatever chunks it carries. */
-void ssdstripe_account_io_start(struct ssdstripe_c *sc, struct ssdstripe_io *io,
-				struct bio *bio, unsigned int member)
-{
-	__ssdstripe_account_start(sc, io, bio, member);
-}
-
-/*
- * The completion of an I/O to io->member: its statistics, and its errors
- * for the member's health.  @opf and @status: the bio's flags and status.
- */
-void ssdstripe_account_io_end(struct ssdstripe_c *sc, struct ssdstripe_io *io,
-			      blk_opf_t opf, blk_status_t status)
-{
-	struct ssdstripe_stats __percpu *st = sc->member[io->member].stats;
-	struct dm_target *ti = sc->ti;
-	enum ssdstripe_err_class class;
-	unsigned int bucket;
-	u64 lat_ns;
-	int count;
-
-	class = ssdstripe_classify(status, opf);
-
-	if (sc->stats) {
-		this_cpu_dec(st->inflight);
-		switch (class) {
-		case SSDSTRIPE_ERR_NONE:
-			/* A flush or discard that works says nothing of data. */
-			if (io->op > SSDSTRIPE_OP_WRITE)
-				break;
-			this_cpu_inc(st->ok);
-			lat_ns = ktime_get_ns() - io->start_ns;
-			bucket = ssdstripe_hist_bucket(div_u64(lat_ns,
-							       NSEC_PER_USEC));
-			this_cpu_inc(st->hist[bucket]);
-			/*
-			 * A FUA write waits for the drive's cache: its latency
-			 * says nothing of the member's speed against peers'
-			 * plain writes (a journal on one member is FUA-heavy).
-			 */
-			if (opf & REQ_FUA)
-				break;
-			this_cpu_inc(st->rw_done);
-			this_cpu_add(st->rw_lat_ns, lat_ns);
-			break;
-		case SSDSTRIPE_ERR_IGNORED:
-			/* Not an error, and not a success either. */
-			break;
-		case SSDSTRIPE_ERR_RETRY:
-			this_cpu_inc(st->retries);
-			break;
-		case SSDSTRIPE_ERR_ERROR:
-			this_cpu_inc(st->failed);
-			this_cpu_inc(st->errors[io->op]);
-			break;
-		}
-	} else if (class == SSDSTRIPE_ERR_RETRY) {
-		this_cpu_inc(st->retries);
-	} else if (class == SSDSTRIPE_ERR_ERROR) {
-		/* Errors still count towards health without accounting. */
-		this_cpu_inc(st->failed);
-	}
-
-	if (class != SSDSTRIPE_ERR_ERROR)
-		return;
-
-	count = atomic_inc_return(&sc->member[io->member].error_count);
-	if (count <= SSDSTRIPE_ERROR_EVENT_LIMIT)
-		schedule_work(&sc->trigger_event);
-	if (count == 1)
-		DMERR_LIMIT("%s: I/O error on member %u (%s)",
-			    dm_table_device_name(ti->table), io->member,
-			    sc->member[io->member].dev->name);
-}
-
-/* --- target ------------------------------------------------------------ */
 
 static void ssdstripe_put_members(struct dm_target *ti, struct ssdstripe_c *sc,
 				  unsigned int count)
@@ -679,7 +488,7 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 	bio_set_dev(bio, sc->member[member].dev->bdev);
 	bio->bi_iter.bi_sector = begin + sc->member[member].offset;
 	bio->bi_iter.bi_size = to_bytes(end - begin);
-	ssdstripe_account_start(sc, bio, member);
+	ssdstripe_account_clone(sc, bio, member);
 
 	return DM_MAPIO_REMAPPED;
 }
@@ -734,7 +543,7 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 		/* Empty flush: dm core clones it once per member. */
 		member = dm_bio_get_target_bio_nr(bio);
 		bio_set_dev(bio, sc->member[member].dev->bdev);
-		ssdstripe_account_start(sc, bio, member);
+		ssdstripe_account_clone(sc, bio, member);
 		return DM_MAPIO_REMAPPED;
 	}
 
@@ -765,7 +574,7 @@ static int ssdstripe_map(struct dm_target *ti, struct bio *bio)
 		bio->bi_opf &= ~REQ_DRV;
 	bio->bi_iter.bi_sector = sector;
 	bio_set_dev(bio, sc->member[member].dev->bdev);
-	ssdstripe_account_start(sc, bio, member);
+	ssdstripe_account_clone(sc, bio, member);
 
 	return DM_MAPIO_REMAPPED;
 }
@@ -783,7 +592,7 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 	if (WARN_ON_ONCE(io->member >= sc->geom.members))
 		return DM_ENDIO_DONE;
 
-	ssdstripe_account_io_end(sc, io, bio->bi_opf, *error);
+	ssdstripe_account_end(sc, io, bio->bi_opf, *error);
 
 	return DM_ENDIO_DONE;
 }

@@ -13,6 +13,8 @@
  *   ssdstripe-health.c  sampling, the health state machine, events
  *   ssdstripe-sysfs.c   /sys/block/dm-<n>/ssdstripe and its ownership
  *   ssdstripe-gather.c  reads and writes across chunks: one bio per member
+ *   ssdstripe-stats.h   per-member accounting on the I/O path (inline)
+ *   ssdstripe-stats.c   its sums and resets, and what a member error raises
  */
 #ifndef DM_SSDSTRIPE_H
 #define DM_SSDSTRIPE_H
@@ -290,15 +292,6 @@ struct ssdstripe_params {
 	sector_t *offset;		/* each member's offset, parsed */
 };
 
-/* Statistics (ssdstripe-target.c) */
-u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset);
-void ssdstripe_account_io_start(struct ssdstripe_c *sc, struct ssdstripe_io *io,
-				struct bio *bio, unsigned int member);
-void ssdstripe_account_io_end(struct ssdstripe_c *sc, struct ssdstripe_io *io,
-			      blk_opf_t opf, blk_status_t status);
-#define SSDSTRIPE_SUM(m, field) \
-	ssdstripe_sum(m, offsetof(struct ssdstripe_stats, field))
-
 /* Health and events (ssdstripe-health.c) */
 void ssdstripe_trigger_event(struct work_struct *work);
 enum ssdstripe_state ssdstripe_array_state_now(struct ssdstripe_c *sc);
@@ -320,8 +313,6 @@ void ssdstripe_sysfs_unpublish(struct ssdstripe_c *sc);
 /* Static unless KUnit is built (VISIBLE_IF_KUNIT), for its suites */
 void ssdstripe_thresholds_default(struct ssdstripe_thresholds *t);
 const struct ssdstripe_tunable *ssdstripe_find_tunable(const char *name);
-enum ssdstripe_err_class ssdstripe_classify(blk_status_t status, blk_opf_t opf);
-unsigned int ssdstripe_hist_bucket(u64 lat_us);
 int ssdstripe_parse_params(unsigned int argc, char **argv, sector_t len,
 			   struct ssdstripe_params *p, char **error);
 unsigned int ssdstripe_judgment_life(const struct ssdstripe_thresholds *t);

@@ -19,6 +19,7 @@
 
 #include "ssdstripe.h"
 #include "ssdstripe-geom.h"
+#include "ssdstripe-stats.h"
 
 /* --- geometry ---------------------------------------------------------- */
 
