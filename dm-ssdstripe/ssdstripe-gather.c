@@ -60,10 +60,10 @@
 #include "ssdstripe-stats.h"
 
 /* A gathered bio and what its completion needs. */
-struct ssdstripe_gbio {
+struct ssdstripe_gather_bio {
 	struct ssdstripe_c *sc;
 	struct bio *clone;		/* dm core's clone it carries part of */
-	struct ssdstripe_io io;		/* this member I/O's accounting */
+	struct ssdstripe_member_io io;	/* this member I/O's accounting */
 	sector_t from;			/* array sector of its first piece */
 	struct bio bio;			/* last: the bio_set's front_pad */
 };
@@ -71,22 +71,22 @@ struct ssdstripe_gbio {
 size_t ssdstripe_gather_req_size(unsigned int members)
 {
 	/* members <= SSDSTRIPE_GATHER_MAX_MEMBERS: no overflow */
-	return sizeof(struct ssdstripe_req) +
-	       members * sizeof(union ssdstripe_slot);
+	return sizeof(struct ssdstripe_clone_data) +
+	       members * sizeof(union ssdstripe_gather_slot);
 }
 
 int ssdstripe_gather_init(struct ssdstripe_c *sc)
 {
 	/* One request's bios in reserve: see forward progress above. */
-	return bioset_init(&sc->gather_bs, sc->geom.members,
-			   offsetof(struct ssdstripe_gbio, bio),
+	return bioset_init(&sc->gather_bioset, sc->geom.members,
+			   offsetof(struct ssdstripe_gather_bio, bio),
 			   BIOSET_NEED_BVECS);
 }
 
 /* Safe on a bio_set never initialised (zeroed with the context). */
 void ssdstripe_gather_exit(struct ssdstripe_c *sc)
 {
-	bioset_exit(&sc->gather_bs);
+	bioset_exit(&sc->gather_bioset);
 }
 
 /*
@@ -129,13 +129,13 @@ static unsigned int ssdstripe_gather_vecs(struct bio *src, struct bvec_iter *it,
  * its member's room when it says yes.
  */
 static bool ssdstripe_gather_nowait_ok(struct ssdstripe_c *sc,
-				       struct ssdstripe_req *req,
+				       struct ssdstripe_clone_data *cdata,
 				       struct bio *bio, struct bvec_iter *it,
 				       const struct ssdstripe_piece *p)
 {
 	unsigned int members = sc->geom.members;
 	struct ssdstripe_member *m = &sc->member[p->member];
-	union ssdstripe_slot *slot = &req->slot[p->member];
+	union ssdstripe_gather_slot *slot = &cdata->slot[p->member];
 	struct request_queue *q = bdev_get_queue(m->dev->bdev);
 	struct request_queue *prev;
 	unsigned long mask;
@@ -158,13 +158,13 @@ static bool ssdstripe_gather_nowait_ok(struct ssdstripe_c *sc,
 }
 
 /*
- * Plan the gather of @bio: each member's vector count in req->slot[].
+ * Plan the gather of @bio: each member's vector count in cdata->slot[].
  * Returns the sectors of @bio that fit in member bios of BIO_MAX_VECS
  * vectors (for REQ_NOWAIT, also in their queues' limits), whole pieces
  * only, and in *@pieces how many pieces that is.
  */
 static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
-					  struct ssdstripe_req *req,
+					  struct ssdstripe_clone_data *cdata,
 					  struct bio *bio, unsigned int *pieces)
 {
 	unsigned int len = bio_sectors(bio), nr, i;
@@ -173,19 +173,20 @@ static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
 	struct ssdstripe_piece p;
 
 	for (i = 0; i < sc->geom.members; i++)
-		req->slot[i].nr_vecs = 0;
+		cdata->slot[i].nr_vecs = 0;
 
 	*pieces = 0;
 	ssdstripe_piece_first(&sc->geom,
 			      dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
 			      len, &p);
 	do {
-		if (nowait && !ssdstripe_gather_nowait_ok(sc, req, bio, &it, &p))
+		if (nowait &&
+		    !ssdstripe_gather_nowait_ok(sc, cdata, bio, &it, &p))
 			return p.offset;
 		nr = ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), NULL);
-		if (req->slot[p.member].nr_vecs + nr > BIO_MAX_VECS)
+		if (cdata->slot[p.member].nr_vecs + nr > BIO_MAX_VECS)
 			return p.offset;
-		req->slot[p.member].nr_vecs += nr;
+		cdata->slot[p.member].nr_vecs += nr;
 		(*pieces)++;
 	} while (ssdstripe_piece_next(&sc->geom, len, &p));
 
@@ -194,56 +195,60 @@ static unsigned int ssdstripe_gather_plan(struct ssdstripe_c *sc,
 
 static void ssdstripe_gather_endio(struct bio *bio)
 {
-	struct ssdstripe_gbio *gb = container_of(bio, struct ssdstripe_gbio, bio);
+	struct ssdstripe_gather_bio *gb =
+		container_of(bio, struct ssdstripe_gather_bio, bio);
 	struct ssdstripe_c *sc = gb->sc;
 	struct bio *clone = gb->clone;
-	struct ssdstripe_req *req = ssdstripe_req(sc->ti, clone);
+	struct ssdstripe_clone_data *cdata =
+		ssdstripe_clone_data(sc->ti, clone);
 
 	ssdstripe_account_end(sc, &gb->io, bio->bi_opf, bio->bi_status);
 	if (bio->bi_status)
-		atomic_cmpxchg(&req->status, 0, (__force int)bio->bi_status);
+		atomic_cmpxchg(&cdata->status, 0, (__force int)bio->bi_status);
 	bio_put(bio);
 
-	if (atomic_dec_and_test(&req->pending)) {
-		clone->bi_status = (__force blk_status_t)atomic_read(&req->status);
+	if (atomic_dec_and_test(&cdata->pending)) {
+		clone->bi_status =
+			(__force blk_status_t)atomic_read(&cdata->status);
 		bio_endio(clone);
 	}
 }
 
-/* Give back @req's bios of members below @end, none submitted. */
+/* Give back @cdata's bios of members below @end, none submitted. */
 static void ssdstripe_gather_put(struct ssdstripe_c *sc,
-				 struct ssdstripe_req *req, unsigned int end)
+				 struct ssdstripe_clone_data *cdata,
+				 unsigned int end)
 {
 	unsigned int i;
 
 	for (i = 0; i < end; i++)
-		if (req->slot[i].bio)
-			bio_put(req->slot[i].bio);
+		if (cdata->slot[i].bio)
+			bio_put(cdata->slot[i].bio);
 }
 
 /* Allocate the bio of every member in the plan; false if one is not there. */
 static bool ssdstripe_gather_alloc(struct ssdstripe_c *sc,
-				   struct ssdstripe_req *req, struct bio *clone,
-				   unsigned int *nr_bios)
+				   struct ssdstripe_clone_data *cdata,
+				   struct bio *clone, unsigned int *nr_bios)
 {
-	struct ssdstripe_gbio *gb;
+	struct ssdstripe_gather_bio *gb;
 	unsigned int i, nr;
 	struct bio *bio;
 
 	*nr_bios = 0;
 	for (i = 0; i < sc->geom.members; i++) {
-		nr = req->slot[i].nr_vecs;
+		nr = cdata->slot[i].nr_vecs;
 		if (!nr) {
-			req->slot[i].bio = NULL;
+			cdata->slot[i].bio = NULL;
 			continue;
 		}
 		bio = bio_alloc_bioset(sc->member[i].dev->bdev, nr,
 				       clone->bi_opf & ~(REQ_ALLOC_CACHE | REQ_DRV),
-				       GFP_NOWAIT, &sc->gather_bs);
-		req->slot[i].bio = bio;
+				       GFP_NOWAIT, &sc->gather_bioset);
+		cdata->slot[i].bio = bio;
 		if (!bio)
 			goto fail;
-		gb = container_of(bio, struct ssdstripe_gbio, bio);
+		gb = container_of(bio, struct ssdstripe_gather_bio, bio);
 		gb->sc = sc;
 		gb->clone = clone;
 		bio->bi_end_io = ssdstripe_gather_endio;
@@ -256,20 +261,20 @@ static bool ssdstripe_gather_alloc(struct ssdstripe_c *sc,
 	return true;
 
 fail:
-	ssdstripe_gather_put(sc, req, i);
+	ssdstripe_gather_put(sc, cdata, i);
 	return false;
 }
 
-/* Does every member bio of @req fit its member's queue without a split? */
+/* Does every member bio of @cdata fit its member's queue without a split? */
 static bool ssdstripe_gather_fits(struct ssdstripe_c *sc,
-				  struct ssdstripe_req *req)
+				  struct ssdstripe_clone_data *cdata)
 {
 	const struct queue_limits *lim;
 	unsigned int i;
 	struct bio *bio;
 
 	for (i = 0; i < sc->geom.members; i++) {
-		bio = req->slot[i].bio;
+		bio = cdata->slot[i].bio;
 		if (!bio)
 			continue;
 		lim = &bdev_get_queue(bio->bi_bdev)->limits;
@@ -290,26 +295,26 @@ static bool ssdstripe_gather_fits(struct ssdstripe_c *sc,
  */
 bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 {
-	struct ssdstripe_req *req = ssdstripe_req(sc->ti, bio);
+	struct ssdstripe_clone_data *cdata = ssdstripe_clone_data(sc->ti, bio);
 	struct bio_list bios = BIO_EMPTY_LIST;
 	unsigned int len, pieces, nr_bios, i;
-	struct ssdstripe_gbio *gb;
+	struct ssdstripe_gather_bio *gb;
 	struct ssdstripe_piece p;
 	struct bvec_iter it;
 	struct bio *mbio;
 
-	if (!sc->gather ||
+	if (!sc->may_gather ||
 	    (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE) ||
 	    (bio->bi_opf & REQ_POLLED) || bio_integrity(bio) ||
 	    (!SSDSTRIPE_CAN_TELL_FIT && (bio->bi_opf & REQ_NOWAIT)))
 		return false;
 
-	len = ssdstripe_gather_plan(sc, req, bio, &pieces);
+	len = ssdstripe_gather_plan(sc, cdata, bio, &pieces);
 	/* One piece is one chunk: nothing to gather. */
 	if (pieces < 2)
 		return false;
 
-	if (!ssdstripe_gather_alloc(sc, req, bio, &nr_bios))
+	if (!ssdstripe_gather_alloc(sc, cdata, bio, &nr_bios))
 		return false;
 
 	/* Fill the member bios piece by piece, in request order. */
@@ -318,38 +323,38 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 			      dm_target_offset(sc->ti, bio->bi_iter.bi_sector),
 			      len, &p);
 	do {
-		mbio = req->slot[p.member].bio;
+		mbio = cdata->slot[p.member].bio;
 		/* A member's first piece sets where its bio starts. */
 		if (!mbio->bi_iter.bi_size) {
+			gb = container_of(mbio, struct ssdstripe_gather_bio, bio);
 			mbio->bi_iter.bi_sector =
 				p.sector + sc->member[p.member].offset;
-			container_of(mbio, struct ssdstripe_gbio, bio)->from =
-				bio->bi_iter.bi_sector + p.offset;
+			gb->from = bio->bi_iter.bi_sector + p.offset;
 		}
 		ssdstripe_gather_vecs(bio, &it, to_bytes(p.len), mbio);
 	} while (ssdstripe_piece_next(&sc->geom, len, &p));
 
-	if ((bio->bi_opf & REQ_NOWAIT) && !ssdstripe_gather_fits(sc, req)) {
-		ssdstripe_gather_put(sc, req, sc->geom.members);
+	if ((bio->bi_opf & REQ_NOWAIT) && !ssdstripe_gather_fits(sc, cdata)) {
+		ssdstripe_gather_put(sc, cdata, sc->geom.members);
 		return false;
 	}
 
 	if (len < bio_sectors(bio))
 		dm_accept_partial_bio(bio, len);
 
-	req->io.member = SSDSTRIPE_GATHERED;
-	atomic_set(&req->status, 0);
-	atomic_set(&req->pending, nr_bios);
+	cdata->io.member = SSDSTRIPE_GATHERED;
+	atomic_set(&cdata->status, 0);
+	atomic_set(&cdata->pending, nr_bios);
 
 	/*
-	 * The last completion may free @req with the clone: take the bios
+	 * The last completion may free @cdata with the clone: take the bios
 	 * out of it before the first is submitted.
 	 */
 	for (i = 0; i < sc->geom.members; i++) {
-		mbio = req->slot[i].bio;
+		mbio = cdata->slot[i].bio;
 		if (!mbio)
 			continue;
-		gb = container_of(mbio, struct ssdstripe_gbio, bio);
+		gb = container_of(mbio, struct ssdstripe_gather_bio, bio);
 		ssdstripe_account_start(sc, &gb->io, mbio, i);
 		/* What dm core says of the clones it remaps (blktrace's A). */
 		trace_block_bio_remap(mbio, disk_devt(dm_disk(sc->md)), gb->from);

@@ -87,7 +87,7 @@ static inline enum ssdstripe_op ssdstripe_bio_op(struct bio *bio)
  * their own on every I/O's map path.
  */
 static __always_inline void
-ssdstripe_account_start(struct ssdstripe_c *sc, struct ssdstripe_io *io,
+ssdstripe_account_start(struct ssdstripe_c *sc, struct ssdstripe_member_io *io,
 			struct bio *bio, unsigned int member)
 {
 	struct ssdstripe_stats __percpu *st = sc->member[member].stats;
@@ -110,7 +110,7 @@ void ssdstripe_member_error(struct ssdstripe_c *sc, unsigned int member);
  * for the member's health.  @opf and @status: the bio's flags and status.
  */
 static inline void ssdstripe_account_end(struct ssdstripe_c *sc,
-					 struct ssdstripe_io *io,
+					 struct ssdstripe_member_io *io,
 					 blk_opf_t opf, blk_status_t status)
 {
 	struct ssdstripe_stats __percpu *st = sc->member[io->member].stats;

@@ -274,7 +274,7 @@ static __always_inline void
 ssdstripe_account_clone(struct ssdstripe_c *sc, struct bio *bio,
 			unsigned int member)
 {
-	ssdstripe_account_start(sc, &ssdstripe_req(sc->ti, bio)->io, bio,
+	ssdstripe_account_start(sc, &ssdstripe_clone_data(sc->ti, bio)->io, bio,
 				member);
 }
 
@@ -417,9 +417,9 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	 * No max_io_len: a read or write reaches map whole, and map either
 	 * gathers it or splits it at its first chunk's end itself.
 	 */
-	sc->gather = p.members > 1 &&
+	sc->may_gather = p.members > 1 &&
 		     p.members <= SSDSTRIPE_GATHER_MAX_MEMBERS;
-	if (sc->gather) {
+	if (sc->may_gather) {
 		r = ssdstripe_gather_init(sc);
 		if (r) {
 			ti->error = "Cannot allocate gather bio set";
@@ -439,9 +439,9 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->num_discard_bios = sc->discard_passdown ? p.members : 0;
 	ti->num_secure_erase_bios = p.members;
 	ti->num_write_zeroes_bios = p.members;
-	ti->per_io_data_size = sc->gather ?
+	ti->per_io_data_size = sc->may_gather ?
 		ssdstripe_gather_req_size(p.members) :
-		sizeof(struct ssdstripe_req);
+		sizeof(struct ssdstripe_clone_data);
 	ti->private = sc;
 	kfree(p.offset);
 
@@ -480,7 +480,8 @@ static int ssdstripe_map_range(struct ssdstripe_c *sc, struct bio *bio,
 		 * Nothing of this range lives on @member.  bio_endio() runs
 		 * end_io, which must not take this clone for a member's I/O.
 		 */
-		ssdstripe_req(sc->ti, bio)->io.member = SSDSTRIPE_NO_MEMBER;
+		ssdstripe_clone_data(sc->ti, bio)->io.member =
+			SSDSTRIPE_NO_MEMBER;
 		bio_endio(bio);
 		return DM_MAPIO_SUBMITTED;
 	}
@@ -583,7 +584,7 @@ static int ssdstripe_end_io(struct dm_target *ti, struct bio *bio,
 			    blk_status_t *error)
 {
 	struct ssdstripe_c *sc = ti->private;
-	struct ssdstripe_io *io = &ssdstripe_req(ti, bio)->io;
+	struct ssdstripe_member_io *io = &ssdstripe_clone_data(ti, bio)->io;
 
 	/* Nothing sent, or gathered bios that accounted themselves. */
 	if (io->member == SSDSTRIPE_NO_MEMBER ||

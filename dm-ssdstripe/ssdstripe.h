@@ -195,9 +195,9 @@ struct ssdstripe_c {
 	sector_t width;			/* sectors used on each member */
 	bool discard_passdown;
 	bool stats;			/* per-I/O accounting on */
-	bool gather;			/* reads and writes across chunks gathered */
+	bool may_gather;		/* reads and writes across chunks gathered */
 	/* the gathered member bios (ssdstripe-gather.c) */
-	struct bio_set gather_bs;
+	struct bio_set gather_bioset;
 	struct dm_target *ti;
 	struct mapped_device *md;
 	struct work_struct trigger_event;
@@ -234,17 +234,30 @@ struct ssdstripe_c {
 	struct ssdstripe_member member[];
 };
 
-/* ssdstripe_io.member of a clone completed in map: no member saw it */
+/* ssdstripe_member_io.member of a clone completed in map: no member saw it */
 #define SSDSTRIPE_NO_MEMBER UINT_MAX
 
 /*
- * ssdstripe_io.member of a clone whose data went to the members in
+ * ssdstripe_member_io.member of a clone whose data went to the members in
  * gathered bios of our own, each accounted as its member's I/O.
  */
 #define SSDSTRIPE_GATHERED (UINT_MAX - 1)
 
+/*
+ * The I/O path has four kinds of per-I/O data, each named for what it is:
+ *   struct ssdstripe_member_io    one I/O as a member sees it: which member,
+ *                                 which operation, when it started (what
+ *                                 accounting needs at its completion)
+ *   struct ssdstripe_clone_data   dm core's per-bio data of the clone map
+ *                                 gets: its member I/O, or its gather state
+ *   struct ssdstripe_gather_bio   a bio of ours carrying one member's share
+ *                                 of a gathered clone (ssdstripe-gather.c)
+ *   struct ssdstripe_piece        one chunk's part of a request, as gather
+ *                                 plans it (ssdstripe-geom.h)
+ */
+
 /* Which member an I/O went to, and when. */
-struct ssdstripe_io {
+struct ssdstripe_member_io {
 	u64 start_ns;
 	unsigned int member;
 	unsigned int op;
@@ -260,12 +273,12 @@ struct ssdstripe_io {
  * Per-bio data of a clone.  The gather fields are used only when the
  * clone is gathered; slot[] exists only in a table that gathers.
  */
-struct ssdstripe_req {
-	struct ssdstripe_io io;
+struct ssdstripe_clone_data {
+	struct ssdstripe_member_io io;
 	atomic_t pending;		/* member bios not completed yet */
 	atomic_t status;		/* the first error among them */
 	/* While map builds them: a member's plan, then its bio. */
-	union ssdstripe_slot {
+	union ssdstripe_gather_slot {
 		struct {
 			unsigned int nr_vecs;	/* vectors of its pieces */
 			unsigned int room;	/* REQ_NOWAIT: sectors left */
@@ -274,8 +287,8 @@ struct ssdstripe_req {
 	} slot[];
 };
 
-static inline struct ssdstripe_req *ssdstripe_req(struct dm_target *ti,
-						  struct bio *bio)
+static inline struct ssdstripe_clone_data *
+ssdstripe_clone_data(struct dm_target *ti, struct bio *bio)
 {
 	return dm_per_bio_data(bio, ti->per_io_data_size);
 }
