@@ -470,25 +470,18 @@ void ssdstripe_health_work(struct work_struct *work)
 
 /*
  * clear_errors: forget every member's errors, like "zpool clear".  Members
- * whose disk is not gone are ok again; the error counters restart at 0 and
- * errors raise dm events again.
+ * whose disk is not gone are ok again (slow if their speed says so); the
+ * error counts restart at 0 and errors raise dm events again.
  */
 void ssdstripe_clear_errors(struct ssdstripe_c *sc)
 {
-	struct ssdstripe_stats *st;
 	struct ssdstripe_member *m;
 	unsigned int i;
-	int cpu;
 
 	mutex_lock(&sc->health_lock);
 	for (i = 0; i < sc->geom.members; i++) {
 		m = &sc->member[i];
-		/* Racy against I/O in flight, as reset_stats. */
-		for_each_possible_cpu(cpu) {
-			st = per_cpu_ptr(m->stats, cpu);
-			memset(st->errors, 0, sizeof(st->errors));
-		}
-		atomic_set(&m->error_count, 0);
+		ssdstripe_forget_errors(m);
 		/* Errors of the window under way are cleared too. */
 		m->last.failed = SSDSTRIPE_SUM(m, failed);
 		sc->next[i] = m->health;

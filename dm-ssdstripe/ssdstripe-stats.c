@@ -33,6 +33,26 @@ u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset)
 	return sum;
 }
 
+/*
+ * The member's errors, every operation: the one count that sysfs
+ * (errors), dmsetup status and the tool show.
+ */
+u64 ssdstripe_member_errors(struct ssdstripe_member *m)
+{
+	u64 sum = 0;
+	int op;
+
+	for (op = 0; op < SSDSTRIPE_OP_NR; op++)
+		sum += SSDSTRIPE_SUM(m, errors[op]);
+
+	return sum;
+}
+
+/*
+ * reset_stats: zero what the members did (I/O and sector counts, the
+ * latency histogram, retries), never their errors: those are evidence of
+ * the member's health, and only clear_errors forgets them.
+ */
 void ssdstripe_reset_stats(struct ssdstripe_c *sc)
 {
 	struct ssdstripe_stats *st;
@@ -45,11 +65,24 @@ void ssdstripe_reset_stats(struct ssdstripe_c *sc)
 			st = per_cpu_ptr(sc->member[i].stats, cpu);
 			memset(st->ios, 0, sizeof(st->ios));
 			memset(st->sectors, 0, sizeof(st->sectors));
-			memset(st->errors, 0, sizeof(st->errors));
 			memset(st->hist, 0, sizeof(st->hist));
 			st->retries = 0;
 		}
 	}
+}
+
+/*
+ * clear_errors' part in the counters: the member's errors are 0 again and
+ * raise dm events again.  Racy against I/O in flight, as reset_stats.
+ */
+void ssdstripe_forget_errors(struct ssdstripe_member *m)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(m->stats, cpu)->errors, 0,
+		       sizeof(m->stats->errors));
+	atomic_set(&m->error_events, 0);
 }
 
 /* A real error on @member: a dm event (the first few), a log line (the first). */
@@ -57,7 +90,7 @@ void ssdstripe_member_error(struct ssdstripe_c *sc, unsigned int member)
 {
 	int count;
 
-	count = atomic_inc_return(&sc->member[member].error_count);
+	count = atomic_inc_return(&sc->member[member].error_events);
 	if (count <= SSDSTRIPE_ERROR_EVENT_LIMIT)
 		schedule_work(&sc->trigger_event);
 	if (count == 1)

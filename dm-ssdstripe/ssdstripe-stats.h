@@ -93,10 +93,11 @@ ssdstripe_account_start(struct ssdstripe_c *sc, struct ssdstripe_member_io *io,
 	struct ssdstripe_stats __percpu *st = sc->member[member].stats;
 
 	io->member = member;
+	/* errors[] count by operation with accounting off too */
+	io->op = ssdstripe_bio_op(bio);
 	if (!sc->stats)
 		return;
 
-	io->op = ssdstripe_bio_op(bio);
 	io->start_ns = ktime_get_ns();
 	this_cpu_inc(st->ios[io->op]);
 	this_cpu_add(st->sectors[io->op], bio_sectors(bio));
@@ -156,8 +157,9 @@ static inline void ssdstripe_account_end(struct ssdstripe_c *sc,
 	} else if (class == SSDSTRIPE_ERR_RETRY) {
 		this_cpu_inc(st->retries);
 	} else if (class == SSDSTRIPE_ERR_ERROR) {
-		/* Errors still count towards health without accounting. */
+		/* Errors are counted, and judged, without accounting too. */
 		this_cpu_inc(st->failed);
+		this_cpu_inc(st->errors[io->op]);
 	}
 
 	if (class == SSDSTRIPE_ERR_ERROR)
@@ -168,6 +170,8 @@ static inline void ssdstripe_account_end(struct ssdstripe_c *sc,
 u64 ssdstripe_sum(struct ssdstripe_member *m, size_t offset);
 #define SSDSTRIPE_SUM(m, field) \
 	ssdstripe_sum(m, offsetof(struct ssdstripe_stats, field))
+u64 ssdstripe_member_errors(struct ssdstripe_member *m);
 void ssdstripe_reset_stats(struct ssdstripe_c *sc);
+void ssdstripe_forget_errors(struct ssdstripe_member *m);
 
 #endif /* DM_SSDSTRIPE_STATS_H */

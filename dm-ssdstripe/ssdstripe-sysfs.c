@@ -148,7 +148,6 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 	struct ssdstripe_c *sc = k->sc;
 	struct ssdstripe_member *m = &sc->member[k->member];
 	u64 v = 0;
-	int op;
 
 	switch (a->kind) {
 	case SSDSTRIPE_A_CHUNK:
@@ -171,8 +170,7 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 		v = SSDSTRIPE_SUM(m, errors[a->op]);
 		break;
 	case SSDSTRIPE_A_ALL_ERRORS:
-		for (op = 0; op < SSDSTRIPE_OP_NR; op++)
-			v += SSDSTRIPE_SUM(m, errors[op]);
+		v = ssdstripe_member_errors(m);
 		break;
 	case SSDSTRIPE_A_RETRIES:
 		v = SSDSTRIPE_SUM(m, retries);

@@ -338,7 +338,7 @@ static int ssdstripe_get_member(struct dm_target *ti, struct ssdstripe_c *sc,
 		goto bad_put;
 	}
 
-	atomic_set(&m->error_count, 0);
+	atomic_set(&m->error_events, 0);
 	return 0;
 
 bad:
@@ -653,11 +653,11 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 		DMEMIT(" %s 5", ssdstripe_array_state_name[worst]);
 		for (i = 0; i < sc->geom.members; i++) {
 			m = &sc->member[i];
-			DMEMIT(" %llu %llu %llu %u %u",
+			DMEMIT(" %llu %llu %llu %llu %u",
 			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_READ]),
 			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_WRITE]),
 			       SSDSTRIPE_SUM(m, ios[SSDSTRIPE_OP_DISCARD]),
-			       atomic_read(&m->error_count),
+			       ssdstripe_member_errors(m),
 			       READ_ONCE(m->latency_us));
 		}
 		break;
@@ -715,8 +715,10 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 
 /*
  * Messages:
- *	reset_stats			zero the counters shown in sysfs
- *	clear_errors			forget errors: members not gone are ok
+ *	reset_stats			zero I/O and sector counts, histograms and
+ *					retries (never errors)
+ *	clear_errors			forget errors: error counts to 0, members
+ *					not gone ok again (or slow, if slow)
  *	<health threshold> <value>	change a threshold (see the ctr)
  */
 static int ssdstripe_message(struct dm_target *ti, unsigned int argc,

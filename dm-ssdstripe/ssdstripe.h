@@ -116,7 +116,11 @@ struct ssdstripe_geom {
 	int chunk_shift;		/* log2(chunk), or -1 if not pow2 */
 };
 
-/* Per-CPU counters of one member: the hot path touches only its own CPU's. */
+/*
+ * Per-CPU counters of one member: the hot path touches only its own CPU's.
+ * reset_stats zeroes ios, sectors, hist and retries; errors, counted with
+ * and without accounting, only clear_errors zeroes.
+ */
 struct ssdstripe_stats {
 	u64 ios[SSDSTRIPE_OP_NR];
 	u64 sectors[SSDSTRIPE_OP_NR];
@@ -177,7 +181,12 @@ struct ssdstripe_health {
 struct ssdstripe_member {
 	struct dm_dev *dev;
 	sector_t offset;
-	atomic_t error_count;
+	/*
+	 * Errors that raised a dm event since the table was loaded or
+	 * clear_errors: events stop after the first few (the count of errors
+	 * itself is the per-CPU errors[], as sysfs and status show it).
+	 */
+	atomic_t error_events;
 	struct ssdstripe_stats __percpu *stats;
 
 	/* Published under ssdstripe_c.state_seq; read with READ_ONCE. */
