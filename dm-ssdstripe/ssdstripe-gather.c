@@ -29,21 +29,25 @@
  * REQ_NOWAIT request is gathered only when every member bio fits its
  * queue as built, which the block layer's own bio_split_rw_at() tells
  * (page-aligned buffers, the common case, fit); otherwise, and on kernels
- * without that function (6.1), it takes the per-chunk path: a per-chunk
- * clone is one contiguous piece of the buffer and needs no such split.
+ * without that function (6.1), it takes the per-chunk path, where map
+ * cuts each clone to what its member takes (ssdstripe_nowait_fit()).
  *
  * Memory and forward progress.  map never sleeps for a gathered bio:
- * every bio and vector array is asked for with GFP_NOWAIT, from the
- * slabs or, failing that, from the bio_set's reserve (one request's worth:
- * a bio and a BIO_MAX_VECS array per member).  If any of a request's bios
- * cannot be had, those already taken go back and the request takes the
+ * every bio and vector array is asked for with GFP_NOWAIT.  The bio_set
+ * has the smallest pool bioset_init() makes, and nothing counts on it:
+ * a GFP_NOWAIT allocation reaches a mempool's reserve only in part, and
+ * not on every kernel (6.12 takes a bio from it, but a vector array only
+ * when BIO_MAX_VECS are asked for; newer kernels give up before the
+ * pool).  If any of a request's bios cannot be had at once, those already
+ * taken go back, gather_fallbacks counts the request, and it takes the
  * remap path for its first chunk, which needs nothing but the clone dm
  * core already gave us; dm core sends the rest to map again.  So a map
  * call never holds some of its bios while waiting for others (two
- * requests each holding half the reserve and waiting for the other half
- * is the deadlock that allocating several bios from one bio_set invites),
+ * requests each holding half of a pool and waiting for the other half is
+ * the deadlock that allocating several bios from one bio_set invites),
  * never waits on bios it has submitted itself (they sit on
- * current->bio_list until map returns), and the request always moves on.
+ * current->bio_list until map returns), and the request always moves on,
+ * one chunk at a time while memory is short.
  */
 
 #include <linux/device-mapper.h>
@@ -77,16 +81,48 @@ size_t ssdstripe_gather_req_size(unsigned int members)
 
 int ssdstripe_gather_init(struct ssdstripe_c *sc)
 {
-	/* One request's bios in reserve: see forward progress above. */
-	return bioset_init(&sc->gather_bioset, sc->geom.members,
+	sc->gather_fallbacks = alloc_percpu(u64);
+	if (!sc->gather_fallbacks)
+		return -ENOMEM;
+
+	/* No reserve to count on: see memory and forward progress above. */
+	return bioset_init(&sc->gather_bioset, 1,
 			   offsetof(struct ssdstripe_gather_bio, bio),
 			   BIOSET_NEED_BVECS);
 }
 
-/* Safe on a bio_set never initialised (zeroed with the context). */
+/* Safe on a context whose gather was never set up (zeroed with it). */
 void ssdstripe_gather_exit(struct ssdstripe_c *sc)
 {
 	bioset_exit(&sc->gather_bioset);
+	free_percpu(sc->gather_fallbacks);
+}
+
+/* Requests across chunks that went one chunk at a time for want of memory. */
+u64 ssdstripe_gather_fallbacks(struct ssdstripe_c *sc)
+{
+	u64 sum = 0;
+	int cpu;
+
+	if (!sc->gather_fallbacks)
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(sc->gather_fallbacks, cpu);
+
+	return sum;
+}
+
+void ssdstripe_gather_reset_stats(struct ssdstripe_c *sc)
+{
+	u64 *count;
+	int cpu;
+
+	if (!sc->gather_fallbacks)
+		return;
+	for_each_possible_cpu(cpu) {
+		count = per_cpu_ptr(sc->gather_fallbacks, cpu);
+		*count = 0;
+	}
 }
 
 /*
@@ -314,8 +350,10 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 	if (pieces < 2)
 		return false;
 
-	if (!ssdstripe_gather_alloc(sc, cdata, bio, &nr_bios))
+	if (!ssdstripe_gather_alloc(sc, cdata, bio, &nr_bios)) {
+		this_cpu_inc(*sc->gather_fallbacks);
 		return false;
+	}
 
 	/* Fill the member bios piece by piece, in request order. */
 	it = bio->bi_iter;

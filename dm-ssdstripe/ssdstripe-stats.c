@@ -50,7 +50,7 @@ u64 ssdstripe_member_errors(struct ssdstripe_member *m)
 
 /*
  * reset_stats: zero what the members did (I/O and sector counts, the
- * latency histogram, retries), never their errors: those are evidence of
+ * latency histogram, retries) and gather_fallbacks, never their errors: those are evidence of
  * the member's health, and only clear_errors forgets them.
  */
 void ssdstripe_reset_stats(struct ssdstripe_c *sc)
@@ -69,6 +69,7 @@ void ssdstripe_reset_stats(struct ssdstripe_c *sc)
 			st->retries = 0;
 		}
 	}
+	ssdstripe_gather_reset_stats(sc);
 }
 
 /*

@@ -41,6 +41,7 @@ enum ssdstripe_attr_kind {
 	SSDSTRIPE_A_CHUNK,
 	SSDSTRIPE_A_MEMBERS,
 	SSDSTRIPE_A_ARRAY_STATE,
+	SSDSTRIPE_A_GATHER_FALLBACKS,
 	SSDSTRIPE_A_STATE,
 	SSDSTRIPE_A_IOS,
 	SSDSTRIPE_A_SECTORS,
@@ -69,6 +70,7 @@ struct ssdstripe_attr {
 SSDSTRIPE_ATTR(chunk_sectors, SSDSTRIPE_A_CHUNK, 0);
 SSDSTRIPE_ATTR(member_count, SSDSTRIPE_A_MEMBERS, 0);
 SSDSTRIPE_ATTR_NAMED(array_state, "state", SSDSTRIPE_A_ARRAY_STATE, 0);
+SSDSTRIPE_ATTR(gather_fallbacks, SSDSTRIPE_A_GATHER_FALLBACKS, 0);
 SSDSTRIPE_ATTR(state, SSDSTRIPE_A_STATE, 0);
 SSDSTRIPE_ATTR(read_ios, SSDSTRIPE_A_IOS, SSDSTRIPE_OP_READ);
 SSDSTRIPE_ATTR(write_ios, SSDSTRIPE_A_IOS, SSDSTRIPE_OP_WRITE);
@@ -96,6 +98,7 @@ static struct attribute *ssdstripe_top_attrs[] = {
 	&ssdstripe_attr_chunk_sectors.attr,
 	&ssdstripe_attr_member_count.attr,
 	&ssdstripe_attr_array_state.attr,
+	&ssdstripe_attr_gather_fallbacks.attr,
 	NULL
 };
 
@@ -157,6 +160,9 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 	case SSDSTRIPE_A_ARRAY_STATE:
 		return sysfs_emit(buf, "%s\n",
 				  ssdstripe_array_state_name[ssdstripe_array_state_now(sc)]);
+	case SSDSTRIPE_A_GATHER_FALLBACKS:
+		v = ssdstripe_gather_fallbacks(sc);
+		break;
 	case SSDSTRIPE_A_STATE:
 		return sysfs_emit(buf, "%s\n",
 				  ssdstripe_state_name[READ_ONCE(m->state)]);

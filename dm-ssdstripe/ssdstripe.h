@@ -207,6 +207,8 @@ struct ssdstripe_c {
 	bool may_gather;		/* reads and writes across chunks gathered */
 	/* the gathered member bios (ssdstripe-gather.c) */
 	struct bio_set gather_bioset;
+	/* requests that went per chunk for want of memory, per CPU */
+	u64 __percpu *gather_fallbacks;
 	struct dm_target *ti;
 	struct mapped_device *md;
 	struct work_struct trigger_event;
@@ -326,6 +328,8 @@ int ssdstripe_gather_init(struct ssdstripe_c *sc);
 void ssdstripe_gather_exit(struct ssdstripe_c *sc);
 size_t ssdstripe_gather_req_size(unsigned int members);
 bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio);
+u64 ssdstripe_gather_fallbacks(struct ssdstripe_c *sc);
+void ssdstripe_gather_reset_stats(struct ssdstripe_c *sc);
 
 /* sysfs (ssdstripe-sysfs.c) */
 void ssdstripe_sysfs_publish(struct ssdstripe_c *sc);
