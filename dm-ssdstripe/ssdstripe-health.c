@@ -344,25 +344,6 @@ static void ssdstripe_uevent(struct ssdstripe_c *sc, unsigned int member,
 	memalloc_noio_restore(noio);
 }
 
-/*
- * The array state implied by the member states of one snapshot.  Takes no
- * lock: the writers hold health_lock.
- */
-enum ssdstripe_state ssdstripe_array_state_now(struct ssdstripe_c *sc)
-{
-	enum ssdstripe_state worst;
-	unsigned int seq, i;
-
-	do {
-		seq = read_seqcount_begin(&sc->state_seq);
-		worst = SSDSTRIPE_OK;
-		for (i = 0; i < sc->geom.members; i++)
-			worst = max(worst, READ_ONCE(sc->member[i].state));
-	} while (read_seqcount_retry(&sc->state_seq, seq));
-
-	return worst;
-}
-
 static void ssdstripe_totals_now(struct ssdstripe_member *m,
 				 struct ssdstripe_totals *t)
 {
@@ -423,6 +404,7 @@ static void __ssdstripe_health_publish(struct ssdstripe_c *sc)
 		swap(sc->member[i].health, next[i]);
 		WRITE_ONCE(sc->member[i].state, sc->member[i].health.state);
 	}
+	WRITE_ONCE(sc->array_state, array);
 	write_seqcount_end(&sc->state_seq);
 
 	for (i = 0; i < n; i++) {

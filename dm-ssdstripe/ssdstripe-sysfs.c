@@ -159,7 +159,7 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 		return sysfs_emit(buf, "%u\n", sc->geom.members);
 	case SSDSTRIPE_A_ARRAY_STATE:
 		return sysfs_emit(buf, "%s\n",
-				  ssdstripe_array_state_name[ssdstripe_array_state_now(sc)]);
+				  ssdstripe_array_state_name[READ_ONCE(sc->array_state)]);
 	case SSDSTRIPE_A_GATHER_FALLBACKS:
 		v = ssdstripe_gather_fallbacks(sc);
 		break;

@@ -628,7 +628,7 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 	struct ssdstripe_c *sc = ti->private;
 	const struct ssdstripe_tunable *tu;
 	unsigned int sz = 0, nfeat = 0, letters_sz, seq;
-	enum ssdstripe_state st, worst;
+	enum ssdstripe_state st, array;
 	struct ssdstripe_member *m;
 	unsigned int i, v;
 
@@ -638,19 +638,18 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 		for (i = 0; i < sc->geom.members; i++)
 			DMEMIT("%s ", sc->member[i].dev->name);
 		DMEMIT("1 ");
-		/* The letters of one snapshot, and the array state they give. */
+		/* The letters and the array state of one snapshot. */
 		letters_sz = sz;
 		do {
 			seq = read_seqcount_begin(&sc->state_seq);
 			sz = letters_sz;
-			worst = SSDSTRIPE_OK;
 			for (i = 0; i < sc->geom.members; i++) {
 				st = READ_ONCE(sc->member[i].state);
-				worst = max(worst, st);
 				DMEMIT("%c", ssdstripe_state_letter[st]);
 			}
+			array = READ_ONCE(sc->array_state);
 		} while (read_seqcount_retry(&sc->state_seq, seq));
-		DMEMIT(" %s 5", ssdstripe_array_state_name[worst]);
+		DMEMIT(" %s 5", ssdstripe_array_state_name[array]);
 		for (i = 0; i < sc->geom.members; i++) {
 			m = &sc->member[i];
 			DMEMIT(" %llu %llu %llu %llu %u",

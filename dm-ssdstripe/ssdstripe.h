@@ -219,11 +219,13 @@ struct ssdstripe_c {
 	 * health_lock serialises the writers of member health (the health
 	 * work, the clear_errors message, resume): every member's health,
 	 * last and the buffers below.  state_seq publishes the member states
-	 * as one snapshot; readers (sysfs, status, IMA) take no lock and
-	 * derive the array state from the states they read.
+	 * and the array state they make (ssdstripe_array_state(), the one
+	 * place that derives it) as one snapshot; readers (sysfs, status,
+	 * IMA) take no lock.
 	 */
 	struct mutex health_lock;
 	seqcount_mutex_t state_seq;
+	enum ssdstripe_state array_state;
 	/* The health monitor's buffers, one entry per member. */
 	u64 *scratch;
 	struct ssdstripe_sample *samples;
@@ -318,7 +320,6 @@ struct ssdstripe_params {
 
 /* Health and events (ssdstripe-health.c) */
 void ssdstripe_trigger_event(struct work_struct *work);
-enum ssdstripe_state ssdstripe_array_state_now(struct ssdstripe_c *sc);
 void __ssdstripe_sample_restart(struct ssdstripe_member *m);
 void ssdstripe_health_work(struct work_struct *work);
 void ssdstripe_clear_errors(struct ssdstripe_c *sc);
