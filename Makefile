@@ -23,7 +23,8 @@
 #                       rules, docs,
 #                       man pages, bash completion;
 #                       DESTDIR and PREFIX (default /usr) are respected
-#   make install-tools  the same without the module (with DKMS, see dkms.conf)
+#   make install-tools  the same without the module (with DKMS: make dkms.conf)
+#   make dkms.conf      dkms.conf from dkms.conf.in and VERSION
 #   make uninstall
 #   make clean
 
@@ -31,9 +32,11 @@ ifeq ($(KBUILD_MODULES),)
 
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir)
 comma := ,
+# the one version of the module, the tool and the packages
+VERSION := $(shell cat $(CURDIR)/VERSION)
 
 .PHONY: all module clean demo check lint kunit integration bench \
-	check-debug debug-kernel fuzz soak check-boot man \
+	check-debug debug-kernel fuzz soak check-boot man dkms.conf \
 	install install-module install-tools uninstall
 
 FUZZ_KERNEL ?= 6.12
@@ -69,6 +72,11 @@ $(MANPAGES):
 	@$(CURDIR)/scripts/need-debs rst2man:python3-docutils
 	@mkdir -p $(@D)
 	$(RST2MAN) --strict $< $@.tmp
+	mv $@.tmp $@
+
+# dkms.conf with this tree's version (dkms.conf.in says how to use it)
+dkms.conf: dkms.conf.in VERSION
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$@.tmp
 	mv $@.tmp $@
 
 demo:
@@ -155,7 +163,7 @@ install-module: module
 install-tools: man
 	$(call install_libdir,scripts/ssdstripe,0755,$(SBINDIR)/ssdstripe)
 	install -d $(DESTDIR)$(TOOLLIBDIR)
-	install -m 0644 $(TOOLLIB) $(DESTDIR)$(TOOLLIBDIR)/
+	install -m 0644 $(TOOLLIB) VERSION $(DESTDIR)$(TOOLLIBDIR)/
 	install -D -m 0644 $(MANBUILD)/ssdstripe.8 $(DESTDIR)$(MANDIR)/man8/ssdstripe.8
 	install -D -m 0644 $(MANBUILD)/ssdstripe.conf.5 $(DESTDIR)$(MANDIR)/man5/ssdstripe.conf.5
 	install -D -m 0644 $(MANBUILD)/dm-ssdstripe.4 $(DESTDIR)$(MANDIR)/man4/dm-ssdstripe.4

@@ -38,6 +38,7 @@ struct ssdstripe_kobj {
 };
 
 enum ssdstripe_attr_kind {
+	SSDSTRIPE_A_VERSION,
 	SSDSTRIPE_A_CHUNK,
 	SSDSTRIPE_A_MEMBERS,
 	SSDSTRIPE_A_ARRAY_STATE,
@@ -67,6 +68,7 @@ struct ssdstripe_attr {
 #define SSDSTRIPE_ATTR(_name, _kind, _op)				\
 	SSDSTRIPE_ATTR_NAMED(_name, __stringify(_name), _kind, _op)
 
+SSDSTRIPE_ATTR(version, SSDSTRIPE_A_VERSION, 0);
 SSDSTRIPE_ATTR(chunk_sectors, SSDSTRIPE_A_CHUNK, 0);
 SSDSTRIPE_ATTR(member_count, SSDSTRIPE_A_MEMBERS, 0);
 SSDSTRIPE_ATTR_NAMED(array_state, "state", SSDSTRIPE_A_ARRAY_STATE, 0);
@@ -95,6 +97,7 @@ SSDSTRIPE_ATTR(latency_us, SSDSTRIPE_A_LATENCY, 0);
 SSDSTRIPE_ATTR(latency_histogram, SSDSTRIPE_A_HISTOGRAM, 0);
 
 static struct attribute *ssdstripe_top_attrs[] = {
+	&ssdstripe_attr_version.attr,
 	&ssdstripe_attr_chunk_sectors.attr,
 	&ssdstripe_attr_member_count.attr,
 	&ssdstripe_attr_array_state.attr,
@@ -153,6 +156,8 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 	u64 v = 0;
 
 	switch (a->kind) {
+	case SSDSTRIPE_A_VERSION:
+		return sysfs_emit(buf, "%u\n", SSDSTRIPE_SYSFS_ABI_VERSION);
 	case SSDSTRIPE_A_CHUNK:
 		return sysfs_emit(buf, "%u\n", sc->geom.chunk);
 	case SSDSTRIPE_A_MEMBERS:

@@ -837,7 +837,9 @@ static void ssdstripe_io_hints(struct dm_target *ti,
 
 static struct target_type ssdstripe_target = {
 	.name		 = "ssdstripe",
-	.version	 = {1, 3, 1},
+	/* from VERSION (dm-ssdstripe/Kbuild), as are dkms.conf and the tool */
+	.version	 = {SSDSTRIPE_VERSION_MAJOR, SSDSTRIPE_VERSION_MINOR,
+			    SSDSTRIPE_VERSION_PATCH},
 	.features	 = DM_TARGET_PASSES_INTEGRITY | DM_TARGET_NOWAIT,
 	.module		 = THIS_MODULE,
 	.ctr		 = ssdstripe_ctr,
@@ -856,3 +858,4 @@ module_dm(ssdstripe);
 MODULE_DESCRIPTION(DM_NAME " RAID-0 striping for SSDs with discard pass-through and member health");
 MODULE_AUTHOR("The dm-ssdstripe authors");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SSDSTRIPE_VERSION);

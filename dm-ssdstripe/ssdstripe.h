@@ -32,6 +32,12 @@
 
 #include "compat.h"
 
+/*
+ * The version of /sys/block/dm-<n>/ssdstripe, shown in its version file:
+ * what files there are and what they mean (the ABI document's history).
+ */
+#define SSDSTRIPE_SYSFS_ABI_VERSION 3
+
 /* Operations counted per member. Secure erase counts as discard. */
 enum ssdstripe_op {
 	SSDSTRIPE_OP_READ,

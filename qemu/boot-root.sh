@@ -131,7 +131,7 @@ in_tree() {
 dkms_check() {
 	local d=$work/tree-dkms t v t0 el rc=0
 	t0=$(date +%s)
-	v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$repo/dkms.conf")
+	v=$(cat "$repo/VERSION")
 	if t=$(base_tar dkms "dkms,make,linux-headers-$abi"); then
 		rm -rf "$d"
 		mkdir -p "$d/usr/src/dm-ssdstripe-$v"
@@ -139,11 +139,12 @@ dkms_check() {
 		# the source tree as DKMS users copy it, without build output
 		tar -C "$repo" --exclude=.git --exclude-vcs-ignores -cf - . |
 			tar -C "$d/usr/src/dm-ssdstripe-$v" -xf -
-		{
+		make -s -C "$d/usr/src/dm-ssdstripe-$v" dkms.conf >"$work/dkms.log" 2>&1 || rc=1
+		[ "$rc" = 0 ] && {
 			in_tree "$d" dkms add "dm-ssdstripe/$v" &&
 			in_tree "$d" dkms build "dm-ssdstripe/$v" -k "$abi" &&
 			in_tree "$d" dkms status
-		} >"$work/dkms.log" 2>&1 || rc=$?
+		} >>"$work/dkms.log" 2>&1 || rc=$?
 	else
 		rc=1
 	fi

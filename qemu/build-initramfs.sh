@@ -154,7 +154,7 @@ depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 # where make install puts them: the entry in sbin, its library in lib
 install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/sbin/ssdstripe"
 install -d "$root/usr/lib/ssdstripe"
-install -m 0644 "$repo"/scripts/lib/*.sh "$root/usr/lib/ssdstripe/"
+install -m 0644 "$repo"/scripts/lib/*.sh "$repo/VERSION" "$root/usr/lib/ssdstripe/"
 
 # ---- tests and init ----------------------------------------------------
 # the tests' own helpers (tests/integration/tools/*.c), static: the

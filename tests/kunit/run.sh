@@ -93,7 +93,7 @@ graft_sources() {
 	# module's headers resolve.  compat-probed.h is not grafted: an
 	# out-of-tree build made it for another kernel, and the tree build
 	# generates its own from probes/ with probe-kernel (probe.mk).
-	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probe.mk probes "
+	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probe.mk probes version.mk VERSION "
 	for f in "$mod_dir"/*.c "$mod_dir"/*.h; do
 		[ -f "$f" ] || continue
 		name=$(basename "$f")
@@ -105,9 +105,10 @@ graft_sources() {
 	done
 	sync_file "$kunit_dir/dm_ssdstripe_kunit.c" "$dest/dm_ssdstripe_kunit.c"
 	sync_file "$kunit_dir/Makefile.kunit" "$dest/Makefile"
-	for name in Kconfig probe-kernel probe.mk; do
+	for name in Kconfig probe-kernel probe.mk version.mk; do
 		sync_file "$mod_dir/$name" "$dest/$name"
 	done
+	sync_file "$root/VERSION" "$dest/VERSION"
 	mkdir -p "$dest/probes" || die "cannot create $dest/probes"
 	for f in "$dest"/probes/*.c; do
 		[ -f "$f" ] || continue

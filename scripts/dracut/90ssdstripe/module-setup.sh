@@ -51,6 +51,7 @@ install() {
 	for f in "$SSDSTRIPE_INSTALLED_LIBDIR"/*.sh; do
 		inst_simple "$f" || return 1
 	done
+	inst_simple "$SSDSTRIPE_INSTALLED_LIBDIR/VERSION" || :
 	[[ -r /etc/ssdstripe.conf ]] && inst_simple /etc/ssdstripe.conf
 	inst_hook initqueue/settled 50 "$moddir/ssdstripe-assemble.sh"
 	dracut_need_initqueue
