@@ -24,6 +24,14 @@ modprobe dm-ssdstripe || fail "modprobe dm-ssdstripe failed"
 loaded || fail "module not in /proc/modules after modprobe"
 dmsetup targets | grep -q '^ssdstripe ' || fail "dmsetup targets does not list ssdstripe"
 log "$(dmsetup targets | grep '^ssdstripe ')"
+# one version (VERSION in the tree): the target's, MODULE_VERSION, the tool's
+want=$(cat /usr/lib/ssdstripe/VERSION)
+[ "$(dmsetup targets | awk '$1 == "ssdstripe" {print $2}')" = "v$want" ] ||
+	fail "dmsetup targets says $(dmsetup targets | grep '^ssdstripe '), VERSION says $want"
+[ "$(cat /sys/module/$mod/version)" = "$want" ] ||
+	fail "MODULE_VERSION $(cat /sys/module/$mod/version), VERSION says $want"
+[ "$(ssdstripe --version)" = "ssdstripe $want (label version 1)" ] ||
+	fail "ssdstripe --version says '$(ssdstripe --version)', VERSION says $want"
 modprobe -r dm-ssdstripe || fail "modprobe -r failed with no array"
 loaded && fail "module still loaded after modprobe -r"
 
@@ -31,6 +39,9 @@ loaded && fail "module still loaded after modprobe -r"
 mk_array t001 "$table"
 loaded || fail "dmsetup create did not autoload the module"
 dmsetup table t001 | grep -q " ssdstripe " || fail "table does not show ssdstripe"
+# the sysfs ABI version (Documentation/ABI/testing/sysfs-block-dm-ssdstripe)
+abi=$(cat "/sys/block/$(dm_sysname t001)/ssdstripe/version")
+[ "$abi" = 3 ] || fail "sysfs ABI version $abi, want 3"
 
 # 3. unload refused while in use
 if rmmod "$mod" 2>/dev/null; then
