@@ -30,6 +30,7 @@ const char * const ssdstripe_state_name[] = {
 	[SSDSTRIPE_OK] = "ok",
 	[SSDSTRIPE_SLOW] = "slow",
 	[SSDSTRIPE_ERRORING] = "erroring",
+	[SSDSTRIPE_STALLED] = "stalled",
 	[SSDSTRIPE_FAILED] = "failed",
 };
 
@@ -41,6 +42,7 @@ const char * const ssdstripe_array_state_name[] = {
 	[SSDSTRIPE_OK] = "optimal",
 	[SSDSTRIPE_SLOW] = "slow",
 	[SSDSTRIPE_ERRORING] = "erroring",
+	[SSDSTRIPE_STALLED] = "stalled",
 	[SSDSTRIPE_FAILED] = "failed",
 };
 
@@ -125,10 +127,33 @@ static void ssdstripe_health_judge(const struct ssdstripe_thresholds *t,
 	}
 }
 
+/*
+ * Member @h's stall after one window @s: reads or writes waited through
+ * it and none completed.  A window with a completion, or with nothing
+ * waiting at its end, ends the wait; a gone disk is failed, not stalled.
+ */
+static void ssdstripe_health_stall(const struct ssdstripe_thresholds *t,
+				   const struct ssdstripe_sample *s,
+				   struct ssdstripe_health *h)
+{
+	bool was = h->stalled;
+
+	if (!t->stall_ms || s->gone || !s->rw_waiting || s->rw_ended)
+		h->waiting_ms = 0;
+	else
+		h->waiting_ms = min_t(u64, (u64)h->waiting_ms + s->elapsed_ms,
+				      UINT_MAX);
+	h->stalled = t->stall_ms && h->waiting_ms >= t->stall_ms;
+	if (h->stalled && !was && h->stalls < UINT_MAX)
+		h->stalls++;
+}
+
 static enum ssdstripe_state ssdstripe_health_state(const struct ssdstripe_health *h)
 {
 	if (h->err == SSDSTRIPE_ERRLVL_FAILED)
 		return SSDSTRIPE_FAILED;
+	if (h->stalled)
+		return SSDSTRIPE_STALLED;
 	if (h->err == SSDSTRIPE_ERRLVL_ERRORING)
 		return SSDSTRIPE_ERRORING;
 
@@ -169,6 +194,14 @@ EXPORT_SYMBOL_IF_KUNIT(ssdstripe_judgment_life);
  *   recover_windows normal verdicts in a row clear slow.  Idle members are
  *   not judged: an idle slow member stays slow, and a window with errors
  *   drops its evidence and its peer value.
+ * Stalls (see ssdstripe_health_stall()):
+ * - stalled: reads or writes have waited on the member for stall_ms with
+ *   none completing (a hung drive, a dropped fabric link).  Flushes and
+ *   discards are not watched: a cache flush or a whole-device TRIM may
+ *   take that long on a healthy drive.  Not an error, not sticky: the
+ *   first completion ends it, and the member is what its I/O says again;
+ *   stalls counts how often it came to that.  It outranks erroring and
+ *   slow; a gone disk is failed instead.
  */
 VISIBLE_IF_KUNIT void
 ssdstripe_health_update(const struct ssdstripe_thresholds *t, unsigned int n,
@@ -187,6 +220,7 @@ ssdstripe_health_update(const struct ssdstripe_thresholds *t, unsigned int n,
 		struct ssdstripe_health *hi = &h[i];
 
 		ssdstripe_health_errors(t, &s[i], hi);
+		ssdstripe_health_stall(t, &s[i], hi);
 
 		if (hi->judged_age && hi->judged_age < U32_MAX)
 			hi->judged_age++;
@@ -351,10 +385,12 @@ static void ssdstripe_totals_now(struct ssdstripe_member *m,
 	t->failed = SSDSTRIPE_SUM(m, failed);
 	t->rw_done = SSDSTRIPE_SUM(m, rw_done);
 	t->rw_lat_ns = SSDSTRIPE_SUM(m, rw_lat_ns);
+	t->rw_ended = SSDSTRIPE_SUM(m, rw_ended);
 }
 
 static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 				  struct ssdstripe_member *m,
+				  unsigned int elapsed_ms,
 				  struct ssdstripe_sample *s)
 {
 	struct ssdstripe_totals now;
@@ -370,6 +406,10 @@ static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 		s->ok = 1;
 	s->rw_ios = now.rw_done - m->last.rw_done;
 	s->rw_lat_ns = now.rw_lat_ns - m->last.rw_lat_ns;
+	s->rw_ended = now.rw_ended - m->last.rw_ended;
+	/* Per-CPU halves of one count: the sum is what matters. */
+	s->rw_waiting = (s64)SSDSTRIPE_SUM(m, rw_inflight) > 0;
+	s->elapsed_ms = elapsed_ms;
 	s->gone = test_bit(GD_DEAD, &m->dev->bdev->bd_disk->state);
 	m->last = now;
 
@@ -378,10 +418,23 @@ static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 				       NSEC_PER_USEC, UINT_MAX) : 0);
 }
 
-/* Restart the health monitor's deltas from the counters as they are now. */
-void __ssdstripe_sample_restart(struct ssdstripe_member *m)
+/*
+ * Restart the health monitor's windows from the counters as they are now:
+ * what happened while the array was suspended is neither load nor a wait.
+ * Called with health_lock held.
+ */
+void __ssdstripe_sample_restart(struct ssdstripe_c *sc)
 {
-	ssdstripe_totals_now(m, &m->last);
+	struct ssdstripe_member *m;
+	unsigned int i;
+
+	lockdep_assert_held(&sc->health_lock);
+	for (i = 0; i < sc->geom.members; i++) {
+		m = &sc->member[i];
+		ssdstripe_totals_now(m, &m->last);
+		m->health.waiting_ms = 0;
+	}
+	sc->sampled_at = jiffies;
 }
 
 /*
@@ -394,29 +447,40 @@ static void __ssdstripe_health_publish(struct ssdstripe_c *sc)
 	struct ssdstripe_health *next = sc->next;
 	unsigned int n = sc->geom.members, i;
 	enum ssdstripe_state array, old, new;
+	struct ssdstripe_member *m;
 	bool changed = false;
+	char note[64];
 
 	lockdep_assert_held(&sc->health_lock);
 
 	array = ssdstripe_array_state(next, n);
 	write_seqcount_begin(&sc->state_seq);
 	for (i = 0; i < n; i++) {
-		swap(sc->member[i].health, next[i]);
-		WRITE_ONCE(sc->member[i].state, sc->member[i].health.state);
+		m = &sc->member[i];
+		swap(m->health, next[i]);
+		WRITE_ONCE(m->state, m->health.state);
+		WRITE_ONCE(m->waiting_ms, m->health.waiting_ms);
+		WRITE_ONCE(m->stalls, m->health.stalls);
 	}
 	WRITE_ONCE(sc->array_state, array);
 	write_seqcount_end(&sc->state_seq);
 
 	for (i = 0; i < n; i++) {
+		m = &sc->member[i];
 		old = next[i].state;
-		new = sc->member[i].health.state;
+		new = m->health.state;
 		if (new == old)
 			continue;
 		changed = true;
-		DMWARN_LIMIT("%s: member %u (%s) %s -> %s, array %s",
+		note[0] = '\0';
+		if (new == SSDSTRIPE_STALLED)
+			snprintf(note, sizeof(note),
+				 " (no read or write completed for %u ms)",
+				 m->health.waiting_ms);
+		DMWARN_LIMIT("%s: member %u (%s) %s -> %s%s, array %s",
 			     dm_table_device_name(sc->ti->table), i,
-			     sc->member[i].dev->name, ssdstripe_state_name[old],
-			     ssdstripe_state_name[new],
+			     m->dev->name, ssdstripe_state_name[old],
+			     ssdstripe_state_name[new], note,
 			     ssdstripe_array_state_name[array]);
 		ssdstripe_uevent(sc, i, array);
 	}
@@ -429,8 +493,9 @@ void ssdstripe_health_work(struct work_struct *work)
 	struct ssdstripe_c *sc = container_of(to_delayed_work(work),
 					      struct ssdstripe_c, health_work);
 	struct ssdstripe_health *next = sc->next;
-	unsigned int n = sc->geom.members, i;
+	unsigned int n = sc->geom.members, i, elapsed_ms;
 	struct ssdstripe_thresholds t;
+	unsigned long now;
 
 	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++)
 		*ssdstripe_tunable_ptr(&t, &ssdstripe_tunables[i]) =
@@ -438,8 +503,12 @@ void ssdstripe_health_work(struct work_struct *work)
 							 &ssdstripe_tunables[i]));
 
 	mutex_lock(&sc->health_lock);
+	now = jiffies;
+	elapsed_ms = jiffies_to_msecs(now - sc->sampled_at);
+	sc->sampled_at = now;
 	for (i = 0; i < n; i++) {
-		ssdstripe_take_sample(sc, &sc->member[i], &sc->samples[i]);
+		ssdstripe_take_sample(sc, &sc->member[i], elapsed_ms,
+				      &sc->samples[i]);
 		next[i] = sc->member[i].health;
 	}
 	ssdstripe_health_update(&t, n, sc->samples, next, sc->scratch);

@@ -102,6 +102,9 @@ ssdstripe_account_start(struct ssdstripe_c *sc, struct ssdstripe_member_io *io,
 	this_cpu_inc(st->ios[io->op]);
 	this_cpu_add(st->sectors[io->op], bio_sectors(bio));
 	this_cpu_inc(st->inflight);
+	/* what stall detection watches (flushes, discards may take long) */
+	if (io->op <= SSDSTRIPE_OP_WRITE)
+		this_cpu_inc(st->rw_inflight);
 }
 
 void ssdstripe_member_error(struct ssdstripe_c *sc, unsigned int member);
@@ -123,6 +126,10 @@ static inline void ssdstripe_account_end(struct ssdstripe_c *sc,
 
 	if (sc->stats) {
 		this_cpu_dec(st->inflight);
+		if (io->op <= SSDSTRIPE_OP_WRITE) {
+			this_cpu_dec(st->rw_inflight);
+			this_cpu_inc(st->rw_ended);
+		}
 		switch (class) {
 		case SSDSTRIPE_ERR_NONE:
 			/* A flush or discard that works says nothing of data. */

@@ -52,6 +52,8 @@ enum ssdstripe_attr_kind {
 	SSDSTRIPE_A_INFLIGHT,
 	SSDSTRIPE_A_LATENCY,
 	SSDSTRIPE_A_HISTOGRAM,
+	SSDSTRIPE_A_WAITING,
+	SSDSTRIPE_A_STALLS,
 };
 
 struct ssdstripe_attr {
@@ -95,6 +97,8 @@ SSDSTRIPE_ATTR(retries, SSDSTRIPE_A_RETRIES, 0);
 SSDSTRIPE_ATTR(inflight, SSDSTRIPE_A_INFLIGHT, 0);
 SSDSTRIPE_ATTR(latency_us, SSDSTRIPE_A_LATENCY, 0);
 SSDSTRIPE_ATTR(latency_histogram, SSDSTRIPE_A_HISTOGRAM, 0);
+SSDSTRIPE_ATTR(waiting_ms, SSDSTRIPE_A_WAITING, 0);
+SSDSTRIPE_ATTR(stalls, SSDSTRIPE_A_STALLS, 0);
 
 static struct attribute *ssdstripe_top_attrs[] = {
 	&ssdstripe_attr_version.attr,
@@ -126,6 +130,8 @@ static struct attribute *ssdstripe_member_attrs[] = {
 	&ssdstripe_attr_inflight.attr,
 	&ssdstripe_attr_latency_us.attr,
 	&ssdstripe_attr_latency_histogram.attr,
+	&ssdstripe_attr_waiting_ms.attr,
+	&ssdstripe_attr_stalls.attr,
 	NULL
 };
 
@@ -195,6 +201,12 @@ static ssize_t ssdstripe_attr_show(struct kobject *kobj,
 		break;
 	case SSDSTRIPE_A_HISTOGRAM:
 		return ssdstripe_show_histogram(m, buf);
+	case SSDSTRIPE_A_WAITING:
+		v = READ_ONCE(m->waiting_ms);
+		break;
+	case SSDSTRIPE_A_STALLS:
+		v = READ_ONCE(m->stalls);
+		break;
 	}
 
 	return sysfs_emit(buf, "%llu\n", v);

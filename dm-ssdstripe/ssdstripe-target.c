@@ -36,11 +36,15 @@
 /* Room for every feature with its value. */
 #define SSDSTRIPE_MAX_FEATURE_ARGS 16
 
-/* dm-stripe's A (alive) and D (dead), plus S (slow) and E (erroring). */
+/*
+ * dm-stripe's A (alive) and D (dead), plus S (slow), E (erroring) and H
+ * (stalled: I/O hangs on it).
+ */
 static const char ssdstripe_state_letter[] = {
 	[SSDSTRIPE_OK] = 'A',
 	[SSDSTRIPE_SLOW] = 'S',
 	[SSDSTRIPE_ERRORING] = 'E',
+	[SSDSTRIPE_STALLED] = 'H',
 	[SSDSTRIPE_FAILED] = 'D',
 };
 
@@ -64,6 +68,15 @@ const struct ssdstripe_tunable ssdstripe_tunables[] = {
 			  "Invalid min_ios value"),
 	SSDSTRIPE_TUNABLE("fail_windows", fail_windows, 1, 1000, 3,
 			  "Invalid fail_windows value"),
+	/*
+	 * A healthy SSD completes a read or write within a second even
+	 * behind a deep queue or a garbage-collection pause; NVMe gives up
+	 * on a command after 30 s (nvme_core.io_timeout) and a fabric member
+	 * may queue I/O for ctrl_loss_tmo (600 s).  5 s names a hung drive or
+	 * a dropped link well before either.  0: no stall detection.
+	 */
+	SSDSTRIPE_TUNABLE("stall_ms", stall_ms, 0, 3600000, 5000,
+			  "Invalid stall_ms value"),
 };
 EXPORT_SYMBOL_IF_KUNIT(ssdstripe_tunables);
 
@@ -608,14 +621,12 @@ static void ssdstripe_postsuspend(struct dm_target *ti)
 static void ssdstripe_resume(struct dm_target *ti)
 {
 	struct ssdstripe_c *sc = ti->private;
-	unsigned int i;
 
 	ssdstripe_sysfs_publish(sc);
 
 	/* Windows start afresh: what happened while suspended is not load. */
 	mutex_lock(&sc->health_lock);
-	for (i = 0; i < sc->geom.members; i++)
-		__ssdstripe_sample_restart(&sc->member[i]);
+	__ssdstripe_sample_restart(sc);
 	mutex_unlock(&sc->health_lock);
 	queue_delayed_work(system_percpu_wq, &sc->health_work,
 			   msecs_to_jiffies(READ_ONCE(sc->thr.window_ms)));

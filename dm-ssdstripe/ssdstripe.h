@@ -56,12 +56,15 @@ enum ssdstripe_op {
 
 /*
  * Member states, in order of priority: the array's state is its worst
- * member's, so the order matters.
+ * member's, so the order matters.  A stalled member outranks an erroring
+ * one: while it holds I/O the whole array waits, and when it completes
+ * again it is erroring as before (errors are sticky, a stall is not).
  */
 enum ssdstripe_state {
 	SSDSTRIPE_OK,
 	SSDSTRIPE_SLOW,
 	SSDSTRIPE_ERRORING,
+	SSDSTRIPE_STALLED,
 	SSDSTRIPE_FAILED,
 };
 
@@ -89,6 +92,7 @@ struct ssdstripe_thresholds {
 	unsigned int recover_windows;	/* judgments or clean windows to recover */
 	unsigned int min_ios;		/* reads+writes in one speed judgment */
 	unsigned int fail_windows;	/* all-error windows before failed */
+	unsigned int stall_ms;		/* stalled: reads or writes waiting, none done */
 };
 
 struct ssdstripe_tunable {
@@ -101,7 +105,7 @@ struct ssdstripe_tunable {
 };
 
 /* The thresholds by name, for table arguments and messages. */
-#define SSDSTRIPE_NR_TUNABLES 7
+#define SSDSTRIPE_NR_TUNABLES 8
 extern const struct ssdstripe_tunable ssdstripe_tunables[SSDSTRIPE_NR_TUNABLES];
 
 static inline unsigned int *
@@ -138,7 +142,9 @@ struct ssdstripe_stats {
 	u64 failed;		/* completions with an error that counts */
 	u64 rw_done;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
+	u64 rw_ended;		/* reads and writes completed, any status */
 	s64 inflight;
+	s64 rw_inflight;	/* reads and writes in flight */
 };
 
 /* The never-reset counters of one member, summed over the CPUs. */
@@ -147,6 +153,7 @@ struct ssdstripe_totals {
 	u64 failed;
 	u64 rw_done;
 	u64 rw_lat_ns;
+	u64 rw_ended;
 };
 
 /* What the health monitor saw of one member in one window. */
@@ -155,6 +162,9 @@ struct ssdstripe_sample {
 	u64 errors;		/* failed completions */
 	u64 rw_ios;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
+	u64 rw_ended;		/* reads and writes completed, any status */
+	bool rw_waiting;	/* reads or writes in flight at its end */
+	unsigned int elapsed_ms; /* how long the window was */
 	bool gone;		/* the member's disk has been removed */
 };
 
@@ -182,6 +192,14 @@ struct ssdstripe_health {
 	unsigned int acc_windows;	/* windows since it started */
 	u64 judged_ns;			/* mean of the last judgment */
 	unsigned int judged_age;	/* windows since it; 0: none yet */
+	/*
+	 * Stalls: how long reads or writes have waited with none completing
+	 * (0 once one completes or none wait), whether that is stall_ms or
+	 * more, and how often it came to that.  Not an error, not sticky.
+	 */
+	unsigned int waiting_ms;
+	bool stalled;
+	unsigned int stalls;
 };
 
 struct ssdstripe_member {
@@ -201,6 +219,8 @@ struct ssdstripe_member {
 	struct ssdstripe_health health;
 	struct ssdstripe_totals last;	/* totals at the previous window */
 	unsigned int latency_us;	/* mean of the last window, for sysfs */
+	unsigned int waiting_ms;	/* health.waiting_ms, for sysfs */
+	unsigned int stalls;		/* health.stalls, for sysfs */
 };
 
 struct ssdstripe_kobj;
@@ -232,6 +252,7 @@ struct ssdstripe_c {
 	struct mutex health_lock;
 	seqcount_mutex_t state_seq;
 	enum ssdstripe_state array_state;
+	unsigned long sampled_at;	/* jiffies of the last window's end */
 	/* The health monitor's buffers, one entry per member. */
 	u64 *scratch;
 	struct ssdstripe_sample *samples;
@@ -326,7 +347,7 @@ struct ssdstripe_params {
 
 /* Health and events (ssdstripe-health.c) */
 void ssdstripe_trigger_event(struct work_struct *work);
-void __ssdstripe_sample_restart(struct ssdstripe_member *m);
+void __ssdstripe_sample_restart(struct ssdstripe_c *sc);
 void ssdstripe_health_work(struct work_struct *work);
 void ssdstripe_clear_errors(struct ssdstripe_c *sc);
 

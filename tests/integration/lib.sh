@@ -48,12 +48,17 @@ scaled() {
 # dozen I/Os a second (7 per member with one other guest on the host, 2 with
 # two), and healthy latencies grow to tens of ms, so a 1 s window judged on
 # 16 I/Os sees nothing and a 40 ms dm-delay is not 4 times its peers.  The
-# health tests therefore use, there only: 4 s windows judged on 4 I/Os
-# (health_opts, table feature words to append to stripe_table's arguments),
-# a 400 ms delay (slow_delay_ms), and 4 times the load and idle time
-# (health_secs N).  On Debian's kernels all three are the defaults.
-health_opts() { if debug_kernel; then echo "-- health_window_ms 4000 min_ios 4"; fi; }
+# health tests therefore use, there only: 4 s windows judged on 4 I/Os and a
+# 20 s stall_ms (health_opts, table feature words to append to
+# stripe_table's arguments), a 400 ms delay (slow_delay_ms), and 4 times the
+# load and idle time (health_secs N).  On Debian's kernels all are the
+# defaults.
+health_opts() { if debug_kernel; then echo "-- health_window_ms 4000 min_ios 4 stall_ms 20000"; fi; }
 slow_delay_ms() { if debug_kernel; then echo 400; else echo 40; fi; }
+# the stall_ms and health_window_ms health_opts leaves (the defaults, on
+# Debian's kernels), in ms
+stall_ms() { if debug_kernel; then echo 20000; else echo 5000; fi; }
+window_ms() { if debug_kernel; then echo 4000; else echo 1000; fi; }
 health_secs() { if debug_kernel; then echo $(($1 * 4)); else echo "$1"; fi; }
 # run a command, fail the test with its output if it fails
 must() {
