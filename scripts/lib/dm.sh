@@ -38,8 +38,9 @@ mknode() {
 is_array() { active_arrays | grep -qx "$1"; }
 
 # snapshot SYSDIR: "array_state m0 m1 ...".  The array state is derived
-# from the member states read, as the kernel derives it (sysfs ABI v2: the
-# worst member state, ok -> optimal), so the two always agree.
+# from the member states read, as the kernel derives it (the worst member
+# state, ok -> optimal), so the two always agree.  Since sysfs ABI 3 a
+# member may be stalled: reads or writes wait on it, none completes.
 snapshot() {
 	_sp_n=$(cat "$1/member_count" 2>/dev/null) || return 1
 	_sp_m='' _sp_w=0 _sp_i=0
@@ -50,13 +51,20 @@ snapshot() {
 		[ "$_sp_r" -gt "$_sp_w" ] && _sp_w=$_sp_r
 		_sp_i=$((_sp_i + 1))
 	done
-	case $_sp_w in 0) _sp_a=optimal ;; 1) _sp_a=slow ;; 2) _sp_a=erroring ;; *) _sp_a=failed ;; esac
+	case $_sp_w in
+	0) _sp_a=optimal ;; 1) _sp_a=slow ;; 2) _sp_a=erroring ;; 3) _sp_a=stalled ;;
+	*) _sp_a=failed ;;
+	esac
 	echo "$_sp_a$_sp_m"
 }
-state_rank() { # member state -> 0 ok, 1 slow, 2 erroring, 3 failed
-	case $1 in ok) echo 0 ;; slow) echo 1 ;; erroring) echo 2 ;; *) echo 3 ;; esac
+# member state -> 0 ok, 1 slow, 2 erroring, 3 stalled, 4 failed (the
+# kernel's order: a stall outranks errors, a failed member everything)
+state_rank() {
+	case $1 in ok) echo 0 ;; slow) echo 1 ;; erroring) echo 2 ;; stalled) echo 3 ;; *) echo 4 ;; esac
 }
 
-state_rc() { # array state -> exit code
-	case $1 in optimal) echo 0 ;; slow) echo 5 ;; erroring) echo 6 ;; *) echo 7 ;; esac
+# array state -> exit code: stalled shares 6 with erroring (act now), below
+# failed
+state_rc() {
+	case $1 in optimal) echo 0 ;; slow) echo 5 ;; erroring | stalled) echo 6 ;; *) echo 7 ;; esac
 }

@@ -18,7 +18,8 @@
 #            device's name), human (sectors as 1.5 GiB), temp (42C or -)
 #   detail   its column in the detail table, as status
 #   metric   Prometheus: NAME:TYPE:UNIT (UNIT - as is, bytes from sectors,
-#            seconds from microseconds, minutes and hours: seconds from
+#            seconds from microseconds, ms: seconds from milliseconds,
+#            minutes and hours: seconds from
 #            them and no sample when empty, opt: no sample when empty), or
 #            NAME:TYPE:state (one sample per member state),
 #            NAME:TYPE:states=A,B,C (one sample per word), key:LABEL (a label of
@@ -34,7 +35,7 @@ MODEL|-|model:s|sd|3:MODEL:%-20.20s:str|3:MODEL:%-20.20s:str|info:model|
 SERIAL|-|serial:s|sd|4:SERIAL:%-12.12s:str|4:SERIAL:%-12.12s:str|key:serial|
 FW|-|-||-|-|info:firmware|
 SIZE|-|size_sectors:n|d|-|5:SIZE:%10s:human|-|
-state|-|state:S|sd|5:STATE:%-8s:num|6:STATE:%-8s:num|ssdstripe_member_state:gauge:state|Member state (ok, slow, erroring, failed): 1 for the current one, 0 for the others.
+state|-|state:S|sd|5:STATE:%-8s:num|6:STATE:%-8s:num|ssdstripe_member_state:gauge:state|Member state (ok, slow, erroring, stalled, failed): 1 for the current one, 0 for the others.
 read_ios|sysfs|read_ios:n|s|6:READS:%10s:num|-|ssdstripe_member_reads_total:counter:-|Read requests sent to the member (read_ios).
 write_ios|sysfs|write_ios:n|s|7:WRITES:%10s:num|-|ssdstripe_member_writes_total:counter:-|Write requests sent to the member (write_ios).
 flush_ios|sysfs|flush_ios:n|s|-|-|ssdstripe_member_flushes_total:counter:-|Flush requests sent to the member (flush_ios).
@@ -51,6 +52,8 @@ discard_errors|sysfs|discard_errors:n|s|-|-|ssdstripe_member_discard_errors_tota
 retries|sysfs|retries:n|sd|-|8:RETRIES:%7s:num|ssdstripe_member_retries_total:counter:-|Requests the member completed as retry or would-block, not counted as errors (retries).
 inflight|sysfs|inflight:n|s|-|-|ssdstripe_member_inflight:gauge:-|Requests in flight on the member.
 latency_us|sysfs|latency_us:n|sd|9:LAT_US:%8s:num|9:LAT_US:%8s:num|ssdstripe_member_latency_seconds:gauge:seconds|Recent mean completion latency of the member.
+waiting_ms|sysfs|waiting_ms:n|sd|-|-|ssdstripe_member_waiting_seconds:gauge:ms|How long reads or writes have waited on the member with none completing (0 while it completes I/O); stalled from stall_ms on.
+stalls|sysfs|stalls:n|sd|-|-|ssdstripe_member_stalls_total:counter:-|Times the member stalled: reads or writes waited stall_ms with none completing (stalls).
 TEMP|-|temperature_c:N|s|12:TEMP:%5s:temp|-|ssdstripe_member_temperature_celsius:gauge:opt|Drive temperature from hwmon, where the kernel has one.'
 MEMBER_GATHER=''
 
@@ -222,7 +225,7 @@ EOF
 		case ${_mp_m##*:} in
 		state | states=*)
 			_mp_ss=${_mp_m##*:states=}
-			[ "$_mp_ss" != "$_mp_m" ] || _mp_ss=ok,slow,erroring,failed
+			[ "$_mp_ss" != "$_mp_m" ] || _mp_ss=ok,slow,erroring,stalled,failed
 			_mp_ifs=$IFS IFS=,
 			for _mp_s in $_mp_ss; do
 				_mp_b=0
@@ -234,6 +237,7 @@ EOF
 		hours) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 3600)) ;;
 		bytes) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 512)) ;;
 		seconds) printf '%s{%s} %d.%06d\n' "$_mp_name" "$_mp_l" $((_mp_v / 1000000)) $((_mp_v % 1000000)) ;;
+		ms) printf '%s{%s} %d.%03d\n' "$_mp_name" "$_mp_l" $((_mp_v / 1000)) $((_mp_v % 1000)) ;;
 		opt) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;
 		*) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;
 		esac

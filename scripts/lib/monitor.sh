@@ -36,7 +36,7 @@ $CONF: MONITOR_EXEC, MONITOR_EXEC_TIMEOUT, MONITOR_TEXTFILE,
 MONITOR_INTERVAL (ssdstripe-monitor.service runs monitor --config).
 --once polls once, waits for its hooks and exits with the status exit code.
 Exit: 2 bad usage, a textfile that cannot be written included;
---once: 0 optimal, 5 slow or a drive warns, 6 erroring or a drive is
+--once: 0 optimal, 5 slow or a drive warns, 6 erroring, stalled or a drive is
 critical, 7 failed.
 EOF
 }
@@ -245,7 +245,7 @@ array_uuid() {
 # kernel's device name is not and lives only in ssdstripe_member_info.
 metric_defs() {
 	cat <<'EOF'
-ssdstripe_array_state gauge Array state (optimal, slow, erroring, failed): 1 for the current one, 0 for the others.
+ssdstripe_array_state gauge Array state (optimal, slow, erroring, stalled, failed): 1 for the current one, 0 for the others.
 ssdstripe_array_members gauge Number of members of the array.
 ssdstripe_array_chunk_bytes gauge Chunk (stripe unit) size of the array in bytes.
 ssdstripe_array_size_bytes gauge Size of the array in bytes.
@@ -267,7 +267,7 @@ write_metrics() {
 			_wm_a=$PE
 			prom_escape "$(array_uuid "$nm")"
 			al="array=\"$_wm_a\",uuid=\"$PE\""
-			for st in optimal slow erroring failed; do
+			for st in optimal slow erroring stalled failed; do
 				printf 'ssdstripe_array_state{%s,state="%s"} %d\n' "$al" "$st" \
 					"$([ "${snap%% *}" = "$st" ] && echo 1 || echo 0)"
 			done

@@ -10,18 +10,18 @@ help_status() {
 usage: $PROG status [NAME...] [--json]
 
 Health and statistics of active arrays and of each member: device, model and
-serial where the system has them, state (ok, slow, erroring, failed), I/O,
+serial where the system has them, state (ok, slow, erroring, stalled, failed), I/O,
 errors, latency, discard totals, the NVMe temperature where hwmon has it and
 what the drive says of its own health (DRIVE: ok, warning, critical or
 unknown, from smartctl or nvme-cli, kept SMART_CACHE s, default 60; a line
 says why for each drive that is not ok).  The array state is its worst
-member's: optimal, slow, erroring or failed.
+member's: optimal, slow, erroring, stalled or failed.
 With no array active and none named it says "no active arrays" (--json:
 an empty list) and exits 0: nothing is unhealthy.  Name the arrays you
 expect to exist: a name that is not active exits 4.
 '$PROG detail NAME' adds the creation time and the health thresholds.
 Exit: 0 all optimal, 4 no such array, 5 one is slow or a drive warns,
-6 one is erroring or a drive is critical, 7 one has failed (the worst
+6 one is erroring or stalled or a drive is critical, 7 one has failed (the worst
 decides).
 EOF
 }
@@ -32,6 +32,8 @@ advice() {
 	slow) say "  a member is slow: check its cooling, firmware and SMART/NVMe log" ;;
 	erroring) say "  a member returned I/O errors: back up now, check its SMART/NVMe log," \
 		"then '$PROG clear $1' once understood" ;;
+	stalled) say "  a member stopped completing I/O: reads or writes are waiting on it, not lost" \
+		"yet; check its cable, the drive, the fabric link" ;;
 	failed) say "  a member has failed: the array has lost data; restore from backup" ;;
 	esac
 }
