@@ -520,6 +520,54 @@ void ssdstripe_health_work(struct work_struct *work)
 }
 
 /*
+ * A reloaded table takes over what the table it replaces knew of each
+ * member that stays: the same device at the same offset keeps its
+ * counters, errors, stalls and health across dmsetup reload (a threshold
+ * changed by reload, a member replaced beside it).  A member that is new
+ * to the array, or moved, starts afresh.  Called at resume, before the
+ * health work starts, with the old table suspended: neither counts I/O.
+ */
+void ssdstripe_inherit(struct ssdstripe_c *sc, struct ssdstripe_c *old)
+{
+	struct ssdstripe_stats *st, *ost;
+	struct ssdstripe_member *m, *om;
+	unsigned int i, j;
+	int cpu;
+
+	mutex_lock(&sc->health_lock);
+	write_seqcount_begin(&sc->state_seq);
+	for (i = 0; i < sc->geom.members; i++) {
+		m = &sc->member[i];
+		/* A table holds a device once ("Duplicate member device"). */
+		for (j = 0; j < old->geom.members; j++) {
+			om = &old->member[j];
+			if (om->dev->bdev != m->dev->bdev || om->offset != m->offset)
+				continue;
+			for_each_possible_cpu(cpu) {
+				st = per_cpu_ptr(m->stats, cpu);
+				ost = per_cpu_ptr(om->stats, cpu);
+				*st = *ost;
+			}
+			atomic_set(&m->error_events,
+				   atomic_read(&om->error_events));
+			m->health = om->health;
+			m->last = om->last;
+			WRITE_ONCE(m->state, om->health.state);
+			WRITE_ONCE(m->latency_us, READ_ONCE(om->latency_us));
+			WRITE_ONCE(m->waiting_ms, om->health.waiting_ms);
+			WRITE_ONCE(m->stalls, om->health.stalls);
+			break;
+		}
+	}
+	for (i = 0; i < sc->geom.members; i++)
+		sc->next[i] = sc->member[i].health;
+	WRITE_ONCE(sc->array_state,
+		   ssdstripe_array_state(sc->next, sc->geom.members));
+	write_seqcount_end(&sc->state_seq);
+	mutex_unlock(&sc->health_lock);
+}
+
+/*
  * clear_errors: forget every member's errors, like "zpool clear".  Members
  * whose disk is not gone are ok again (slow if their speed says so); the
  * error counts restart at 0 and errors raise dm events again.

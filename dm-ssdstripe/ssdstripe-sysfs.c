@@ -340,6 +340,11 @@ void ssdstripe_sysfs_publish(struct ssdstripe_c *sc)
 		/* Another ssdstripe segment of this same table owns it. */
 		if (o->ti->table == sc->ti->table)
 			goto out;
+		/*
+		 * The table this one replaces: suspended, and it cannot be
+		 * destroyed while we hold the lock (its dtr unpublishes first).
+		 */
+		ssdstripe_inherit(sc, o);
 		__ssdstripe_sysfs_del(o);
 	}
 

@@ -350,6 +350,7 @@ void ssdstripe_trigger_event(struct work_struct *work);
 void __ssdstripe_sample_restart(struct ssdstripe_c *sc);
 void ssdstripe_health_work(struct work_struct *work);
 void ssdstripe_clear_errors(struct ssdstripe_c *sc);
+void ssdstripe_inherit(struct ssdstripe_c *sc, struct ssdstripe_c *old);
 
 /* Gather (ssdstripe-gather.c) */
 int ssdstripe_gather_init(struct ssdstripe_c *sc);

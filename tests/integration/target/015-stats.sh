@@ -40,6 +40,20 @@ set -- $(dmsetup status st)
 [ "${11} ${12} ${13} ${14}" = "4 128 0 0" ] ||
 	fail "status counts: $(dmsetup status st)"
 
+# A reload keeps what the array knew of each member that stays (the same
+# device at the same offset): counters and state; a member new to the
+# array starts at zero, as does one that comes back.
+r0=$(val 0 read_ios) w0=$(val 0 write_ios) w1=$(val 1 write_ios) d2=$(disk 2)
+swap_table st "$(stripe_table ssdstripe 65536 8 "$d0" 0 "$d1" 4096)"
+[ "$(val 0 read_ios) $(val 0 write_ios) $(val 1 write_ios)" = "$r0 $w0 $w1" ] ||
+	fail "reload of the same table: counters $(val 0 read_ios) $(val 0 write_ios) $(val 1 write_ios), want $r0 $w0 $w1"
+swap_table st "$(stripe_table ssdstripe 65536 8 "$d0" 0 "$d2" 4096)"
+[ "$(val 0 read_ios) $(val 0 write_ios) $(val 1 write_ios)" = "$r0 $w0 0" ] ||
+	fail "reload with member 1 on another disk: counters $(val 0 read_ios) $(val 0 write_ios) $(val 1 write_ios), want $r0 $w0 0"
+swap_table st "$(stripe_table ssdstripe 65536 8 "$d0" 0 "$d1" 4096)"
+[ "$(val 1 write_ios) $(val 1 state)" = "0 ok" ] || fail "member 1 back on its disk: write_ios $(val 1 write_ios), state $(val 1 state)"
+log "reloads: member 0 kept $r0 reads and $w0 writes; member 1 started afresh on another disk"
+
 must /usr/sbin/blkdiscard /dev/mapper/st
 for i in 0 1; do
 	[ "$(val $i discard_ios)" = 1 ] || fail "member $i discard_ios $(val $i discard_ios)"
