@@ -35,7 +35,10 @@ its array is refused at once, naming the device and what it carries, and
               lists (ARRAY NAME | ARRAY uuid=UUID, and BOOT names), waiting
               for their members; with AUTO yes (the default) every other
               complete array too, without waiting.  Nothing with
-              ssdstripe.assemble=none.  Exit status: the listed arrays'
+              ssdstripe.assemble=none.  The exit status is the listed
+              arrays' alone: 0 when they are all active (or none is
+              listed); refusals of other arrays are reported but do
+              not fail it
   --incremental DEV
               what the udev rule runs for a device that appeared: if DEV
               carries a label of an array that boot may assemble (listed,

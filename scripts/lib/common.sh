@@ -11,6 +11,30 @@ NL='
 '
 export PATH="${PATH:-/usr/sbin:/usr/bin:/sbin:/bin}:/usr/sbin:/usr/bin:/sbin:/bin"
 
+# ---- commands ----------------------------------------------------------
+# The commands, in the order 'help' and the man page list them: the one
+# list.  The entry script runs only these (cmd_NAME) and prints each one's
+# usage from its help_NAME; 'help' lists them with those usage lines; the
+# bash completion reads them from 'help'; tests/command-list checks the
+# man page's synopsis and command list against it.
+COMMANDS='create assemble stop wipe list table examine status detail clear monitor'
+is_command() {
+	case $1 in '' | *[!a-z]*) return 1 ;; esac
+	case " $COMMANDS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+# usage_lines COMMAND: the usage lines of help_COMMAND, one per line
+# ("ssdstripe create [--name NAME] ..."), a line indented under one that
+# goes on with [ or -- joined to it
+usage_lines() {
+	"help_$1" | awk -v p="$PROG $1" '
+		{ l = $0; sub(/^usage:/, "", l); sub(/^ +/, "", l) }
+		l == p || index(l, p " ") == 1 { if (u != "") print u; u = l; next }
+		u != "" && /^ +(\[|--)/ { u = u " " l; next }
+		{ exit }
+		END { if (u != "") print u }'
+}
+
 # ---- messages ----------------------------------------------------------
 say() { printf '%s\n' "$*"; }
 warn() { printf '%s: %s\n' "$PROG" "$*" >&2; }

@@ -127,8 +127,9 @@ usage: $PROG clear NAME...
 
 Forget the I/O errors of every member of array NAME, like 'zpool clear':
 the kernel zeroes the error counters, and members that are erroring or
-failed (but whose disk is still there) are ok again.  Errors are kept until
-then on purpose: clear them once you have understood them (backup, SMART).
+failed (but whose disk is still there) are ok again; a slow member stays
+slow (slowness is no error).  Errors are kept until then on purpose: clear
+them once you have understood them (backup, SMART).
 Exit: 0 cleared, 1 failed, 2 usage, 4 no such array.
 EOF
 }

@@ -7,7 +7,7 @@
 help_monitor() {
 	cat <<EOF
 usage: $PROG monitor [--exec CMD] [--exec-timeout SECS] [--textfile PATH]
-                     [--interval SECS] [--config] [--once]
+                         [--interval SECS] [--config] [--once]
 
 Watch every active array.  On each member state change (and at start for
 members that are not ok), when an array appears or goes, and when a
