@@ -725,8 +725,9 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
 
 /*
  * Messages:
- *	reset_stats			zero I/O and sector counts, histograms and
- *					retries (never errors)
+ *	reset_stats			zero I/O and sector counts, histograms,
+ *					retries and gather_fallbacks (never
+ *					errors or stalls)
  *	clear_errors			forget errors: error counts to 0, members
  *					not gone ok again (or slow, if slow)
  *	<health threshold> <value>	change a threshold (see the ctr)
