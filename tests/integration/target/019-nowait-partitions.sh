@@ -13,6 +13,8 @@
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 must modprobe scsi_debug dev_size_mb=96 physblk_exp=3 sector_size=512
+# no udev here to load the disk driver for the new SCSI device
+must modprobe sd_mod
 sd=''
 for _i in $(seq 50); do
 	for b in /sys/block/sd*; do
