@@ -5,7 +5,8 @@
 # the out-of-tree build (Kbuild here) and by the in-tree KUnit build
 # (tests/kunit/Makefile.kunit, grafted with this folder's files), which set
 # ssdstripe-src to the folder holding probe-kernel, probes/ and this file,
-# and dm-ssdstripe-y to the module's objects.
+# dm-ssdstripe-y to the module's objects and, in the KUnit build only,
+# ssdstripe-kunit-suites to the suites' objects.
 # Run on every build; probe-kernel caches its answers and rewrites the
 # header only when they change.
 
@@ -17,7 +18,7 @@ quiet_cmd_ssdstripe_probe = PROBE   $@
 
 # Every object includes compat.h (through ssdstripe.h): the module's parts
 # and, in the KUnit build, the suites.
-$(addprefix $(obj)/,$(dm-ssdstripe-y) dm_ssdstripe_kunit.o): $(obj)/compat-probed.h
+$(addprefix $(obj)/,$(dm-ssdstripe-y) $(ssdstripe-kunit-suites)): $(obj)/compat-probed.h
 $(obj)/compat-probed.h: FORCE
 	$(call cmd,ssdstripe_probe)
 

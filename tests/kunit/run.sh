@@ -81,19 +81,29 @@ sync_file() {
 }
 
 graft_sources() {
-	local dest=$tree/drivers/md/ssdstripe f name keep
+	local dest=$tree/drivers/md/ssdstripe f name keep suites
 
 	[ -f "$mod_dir/ssdstripe.h" ] || die "missing $mod_dir/ssdstripe.h"
-	[ -f "$kunit_dir/dm_ssdstripe_kunit.c" ] ||
-		die "missing $kunit_dir/dm_ssdstripe_kunit.c"
+	# One file per suite, <suite>_kunit.c, each an object Makefile.kunit
+	# lists (a suite missing there would silently not run).
+	suites=0
+	for f in "$kunit_dir"/*_kunit.c; do
+		[ -f "$f" ] || continue
+		name=$(basename "$f" .c)
+		grep -qw "$name\.o" "$kunit_dir/Makefile.kunit" ||
+			die "tests/kunit/$name.c is not an object in tests/kunit/Makefile.kunit"
+		suites=$((suites + 1))
+	done
+	[ "$suites" -gt 0 ] || die "no suite (*_kunit.c) in $kunit_dir"
 	mkdir -p "$dest" || die "cannot create $dest"
 
 	# Module sources (*.c, *.h), its Kconfig and feature tests, plus the
-	# KUnit suites, all side by side so that the suites' includes of the
-	# module's headers resolve.  compat-probed.h is not grafted: an
-	# out-of-tree build made it for another kernel, and the tree build
-	# generates its own from probes/ with probe-kernel (probe.mk).
-	keep=" Kconfig Makefile dm_ssdstripe_kunit.c probe-kernel probe.mk probes version.mk VERSION "
+	# KUnit suites and their shared header, all side by side so that the
+	# suites' includes of the module's headers resolve.  compat-probed.h
+	# is not grafted: an out-of-tree build made it for another kernel, and
+	# the tree build generates its own from probes/ with probe-kernel
+	# (probe.mk).
+	keep=" Kconfig Makefile probe-kernel probe.mk probes version.mk VERSION "
 	for f in "$mod_dir"/*.c "$mod_dir"/*.h; do
 		[ -f "$f" ] || continue
 		name=$(basename "$f")
@@ -103,7 +113,14 @@ graft_sources() {
 		sync_file "$f" "$dest/$name"
 		keep="$keep$name "
 	done
-	sync_file "$kunit_dir/dm_ssdstripe_kunit.c" "$dest/dm_ssdstripe_kunit.c"
+	for f in "$kunit_dir"/*_kunit.c "$kunit_dir"/*.h; do
+		[ -f "$f" ] || continue
+		name=$(basename "$f")
+		[ -e "$mod_dir/$name" ] &&
+			die "tests/kunit/$name and dm-ssdstripe/$name would be grafted as one file"
+		sync_file "$f" "$dest/$name"
+		keep="$keep$name "
+	done
 	sync_file "$kunit_dir/Makefile.kunit" "$dest/Makefile"
 	for name in Kconfig probe-kernel probe.mk version.mk; do
 		sync_file "$mod_dir/$name" "$dest/$name"
@@ -170,7 +187,7 @@ diagnostics() {
 		sed -e 's/^\[[0-9:]*\] //' \
 			-e 's/^\[ERROR\] //' \
 			-e "s|^.*${ours}\\([^: ]*:\\)|@@\\1|" \
-			-e 's|^@@dm_ssdstripe_kunit\.c:|tests/kunit/dm_ssdstripe_kunit.c:|' \
+			-e 's|^@@\(dm_ssdstripe_[a-z0-9_]*kunit\.[ch]:\)|tests/kunit/\1|' \
 			-e 's|^@@Makefile:|tests/kunit/Makefile.kunit:|' \
 			-e 's|^@@|dm-ssdstripe/|' |
 		awk '!seen[$0]++')

@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite dm_ssdstripe_health: the member health state machine driven
+ * by synthetic windows (slow, erroring and failed, their onset, hysteresis
+ * and clearing), the classification of completions and the latency
+ * histogram's buckets.
+ *
+ * ssdstripe_health_update(), ssdstripe_health_clear(),
+ * ssdstripe_array_state() and ssdstripe_judgment_life() in
+ * ssdstripe-health.c and ssdstripe_thresholds_default() in
+ * ssdstripe-target.c are static but for KUnit (VISIBLE_IF_KUNIT,
+ * EXPORT_SYMBOL_IF_KUNIT); ssdstripe_classify() and ssdstripe_hist_bucket()
+ * are static inline in ssdstripe-stats.h.
+ *
+ * Copyright (C) 2026 The dm-ssdstripe authors
+ */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "ssdstripe.h"
+#include "ssdstripe-stats.h"
+
+#define HEALTH_MAX 8
+
+struct ssdstripe_health_ctx {
+	struct ssdstripe_thresholds t;
+	unsigned int n;
+	struct ssdstripe_health h[HEALTH_MAX];
+	struct ssdstripe_sample s[HEALTH_MAX];
+	u64 scratch[2 * HEALTH_MAX];
+};
+
+static void health_init(struct ssdstripe_health_ctx *c, unsigned int n)
+{
+	memset(c, 0, sizeof(*c));
+	ssdstripe_thresholds_default(&c->t);
+	c->n = n;
+}
+
+/* Member @i did @ios reads/writes at a mean of @lat_us, @errors failed. */
+static void health_set(struct ssdstripe_health_ctx *c, unsigned int i,
+		       u64 ios, u64 lat_us, u64 errors)
+{
+	c->s[i].ok = ios;
+	c->s[i].rw_ios = ios;
+	c->s[i].rw_lat_ns = ios * lat_us * NSEC_PER_USEC;
+	c->s[i].errors = errors;
+	c->s[i].gone = false;
+}
+
+/* Every member: 100 I/Os at @lat_us, except member @slow at @slow_us. */
+static void health_window(struct ssdstripe_health_ctx *c, u64 lat_us,
+			  unsigned int slow, u64 slow_us)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		health_set(c, i, 100, i == slow ? slow_us : lat_us, 0);
+	ssdstripe_health_update(&c->t, c->n, c->s, c->h, c->scratch);
+}
+
+static void ssdstripe_health_slow_onset_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	/* Sustained: slow only once slow_windows loaded windows agree. */
+	for (w = 1; w < c.t.slow_windows; w++) {
+		health_window(&c, 300, 2, 3000);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	}
+	health_window(&c, 300, 2, 3000);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_SLOW);
+}
+
+static void ssdstripe_health_recovery_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 1, 5000);
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+
+	/* Hysteresis: recover_windows normal windows before ok again. */
+	for (w = 1; w < c.t.recover_windows; w++) {
+		health_window(&c, 300, 1, 300);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+	}
+	health_window(&c, 300, 1, 300);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_OK);
+}
+
+static void ssdstripe_health_flapping_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 3);
+	/* Slow every other window is never a sustained slow. */
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, w % 2 ? 300 : 9000);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	}
+
+	/* And once slow, one good window in a bad run does not clear it. */
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 0, 9000);
+	KUNIT_ASSERT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, w % 2 ? 300 : 9000);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	}
+}
+
+static void ssdstripe_health_idle_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	/*
+	 * A member with a few slow I/Os while the others are busy: evidence
+	 * gathered over windows of light load never raises slow (a trickle
+	 * of I/O says little of a member's speed under load).
+	 */
+	for (w = 1; w <= 4 * c.t.slow_windows; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 100, 300, 0);
+		health_set(&c, 3, c.t.min_ios - 1, 50000, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ_MSG(test, c.h[3].state, SSDSTRIPE_OK,
+				    "window %u", w);
+	}
+	health_init(&c, 4);
+
+	/* A whole idle array: nothing changes, whatever the latencies. */
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, i, 100000 * i, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		for (i = 0; i < c.n; i++)
+			KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+	}
+
+	/* A slow member that goes idle keeps its state: no evidence. */
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 0, 9000);
+	KUNIT_ASSERT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	}
+}
+
+static void ssdstripe_health_peers_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	/* One member has no peers: never slow. */
+	health_init(&c, 1);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 90000, 0, 90000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+
+	/* All members equally slow: none is slow. */
+	health_init(&c, 6);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 50000, 0, 50000);
+	for (i = 0; i < c.n; i++)
+		KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+
+	/* Two members: the slower one is judged against the other. */
+	health_init(&c, 2);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 1, 2000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+
+	/* Below slow_min_latency_us a high ratio is only noise. */
+	health_init(&c, 4);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 10, 0, c.t.slow_min_latency_us - 1);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+
+	/* Under the factor: 3x the median with factor 4 is not slow. */
+	health_init(&c, 4);
+	for (w = 0; w < 10; w++)
+		health_window(&c, 1000, 0, 3000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+
+	/* A tuned factor takes effect. */
+	c.t.slow_factor = 2;
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 1000, 0, 3000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+}
+
+static void ssdstripe_health_errors_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	for (i = 0; i < c.n; i++)
+		health_set(&c, i, 100, 300, 0);
+	health_set(&c, 1, 50, 300, 7);		/* some fail */
+	health_set(&c, 2, 0, 0, 12);		/* every one fails */
+	c.s[3].gone = true;			/* unplugged */
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	/* One all-error window is not yet sustained evidence. */
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_FAILED);
+
+	/* Idle windows are no evidence of recovery. */
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < 3; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+
+	/* Clean windows do not clear errors (sticky); a gone disk stays. */
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < 3; i++)
+			health_set(&c, i, 100, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+
+	/* clear_errors: ok again, except the member whose disk is gone. */
+	for (i = 0; i < c.n; i++)
+		ssdstripe_health_clear(&c.h[i], c.s[i].gone);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_FAILED);
+}
+
+/* One error on an otherwise idle array: erroring, never failed. */
+static void ssdstripe_health_one_error_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	health_set(&c, 2, 0, 0, 1);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
+			SSDSTRIPE_ERRORING);
+
+	/* ... and it stays so, idle or clean, until cleared. */
+	for (w = 0; w < 20; w++) {
+		health_set(&c, 2, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	}
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, 300);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+	}
+	ssdstripe_health_clear(&c.h[2], false);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	/* The next error makes it erroring again. */
+	health_set(&c, 2, 10, 300, 1);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_ERRORING);
+}
+
+/* failed after fail_windows all-error windows in a row; idle ones end a run. */
+static void ssdstripe_health_failed_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	/*
+	 * One bad sector read now and then (a cron job): a single failed
+	 * read with idle windows between is erroring, never failed.
+	 */
+	for (w = 0; w < 4 * c.t.fail_windows; w++) {
+		health_set(&c, 1, 0, 0, 1);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+		health_set(&c, 1, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	}
+	health_init(&c, 4);
+	for (w = 1; w < c.t.fail_windows; w++) {
+		health_set(&c, 1, 0, 0, 5);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	}
+	health_set(&c, 1, 0, 0, 5);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_FAILED);
+
+	/* A window with a success breaks the run. */
+	health_init(&c, 4);
+	c.t.fail_windows = 5;
+	for (w = 0; w < 20; w++) {
+		health_set(&c, 1, w % 4 == 3, 0, 5);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	}
+
+	/* Idle failed stays failed; recover_windows clean windows: erroring. */
+	health_init(&c, 4);
+	for (w = 0; w < c.t.fail_windows; w++) {
+		health_set(&c, 0, 0, 0, 3);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_ASSERT_EQ(test, c.h[0].state, SSDSTRIPE_FAILED);
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_FAILED);
+	}
+	for (w = 1; w < c.t.recover_windows; w++) {
+		health_window(&c, 300, 0, 300);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_FAILED);
+	}
+	health_window(&c, 300, 0, 300);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_ERRORING);
+	for (w = 0; w < 10; w++) {
+		health_window(&c, 300, 0, 300);
+		KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_ERRORING);
+	}
+
+	/* A gone disk is failed at once and stays so, whatever it does. */
+	health_init(&c, 2);
+	c.s[1].gone = true;
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_FAILED);
+	for (w = 0; w < 10; w++) {
+		c.s[1].ok = 100;
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_FAILED);
+	}
+}
+
+/*
+ * A member failing a fixed share of its I/O under steady load: one state
+ * change over 20 windows, not one per window.  So does one that fails
+ * everything every other window.
+ */
+static void ssdstripe_health_share_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	enum ssdstripe_state prev;
+	unsigned int w, changes;
+
+	health_init(&c, 4);
+	prev = c.h[3].state;
+	changes = 0;
+	for (w = 0; w < 20; w++) {
+		health_window(&c, 300, 0, 300);
+		health_set(&c, 3, 60, 300, 40);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		changes += c.h[3].state != prev;
+		prev = c.h[3].state;
+	}
+	KUNIT_EXPECT_EQ(test, changes, 1U);
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_ERRORING);
+
+	health_init(&c, 4);
+	prev = c.h[3].state;
+	changes = 0;
+	for (w = 0; w < 20; w++) {
+		health_set(&c, 3, w % 2 ? 100 : 0, 300, w % 2 ? 0 : 100);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		changes += c.h[3].state != prev;
+		prev = c.h[3].state;
+	}
+	KUNIT_EXPECT_LE(test, changes, 2U);
+	KUNIT_EXPECT_NE(test, c.h[3].state, SSDSTRIPE_OK);
+}
+
+/* Sub-microsecond members: a median of 0 never makes anyone slow. */
+static void ssdstripe_health_zero_median_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	/* Peers that took no time at all (a median of 0 ns). */
+	health_init(&c, 4);
+	c.t.slow_min_latency_us = 0;
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++) {
+			health_set(&c, i, 100, 0, 0);
+			if (i == 0)
+				c.s[i].rw_lat_ns = 100 * 900;	/* 0.9 us */
+		}
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		for (i = 0; i < c.n; i++)
+			KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+	}
+
+	/*
+	 * slow_min_latency_us 0 and null_blk-like peers at 300 ns: judged in
+	 * nanoseconds, 4 x 300 ns is the bar, not 4 x 0 us.
+	 */
+	health_init(&c, 4);
+	c.t.slow_min_latency_us = 0;
+	for (w = 0; w < 10; w++) {
+		for (i = 0; i < c.n; i++) {
+			health_set(&c, i, 100, 0, 0);
+			c.s[i].rw_lat_ns = 100 * (i == 0 ? 900 : 300);
+		}
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		for (i = 0; i < c.n; i++)
+			KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+	}
+	for (w = 0; w < c.t.slow_windows; w++) {
+		for (i = 0; i < c.n; i++) {
+			health_set(&c, i, 100, 0, 0);
+			c.s[i].rw_lat_ns = 100 * (i == 0 ? 1300 : 300);
+		}
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_SLOW);
+	for (i = 1; i < c.n; i++)
+		KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+}
+
+/*
+ * A slow member that is fast again clears under light load: windows of
+ * a few I/Os add up to judgments, recover_windows of them clear it.
+ */
+static void ssdstripe_health_light_recovery_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i, per, windows;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 1, 5000);
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+
+	/* 4 I/Os per member per window: a judgment every min_ios / 4. */
+	per = 4;
+	windows = c.t.recover_windows * DIV_ROUND_UP(c.t.min_ios, per);
+	for (w = 1; w <= windows; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, per, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ_MSG(test, c.h[1].state,
+				    w < windows ? SSDSTRIPE_SLOW : SSDSTRIPE_OK,
+				    "window %u", w);
+	}
+	/* That is recover_windows * min_ios I/Os on the member: a few dozen. */
+	KUNIT_EXPECT_LE(test, windows * per, 3U * c.t.min_ios * c.t.recover_windows);
+}
+
+/* An idle slow member stays slow: there is no evidence it recovered. */
+static void ssdstripe_health_idle_slow_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 2, 5000);
+	KUNIT_ASSERT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+
+	/* The member idle, its peers busy and fast. */
+	for (w = 0; w < 30; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, i == 2 ? 0 : 100, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+	}
+	/*
+	 * Its fast judgments count only against recent peer judgments: after
+	 * slow_windows + recover_windows idle windows, alone, it stays slow.
+	 */
+	for (w = 0; w < ssdstripe_judgment_life(&c.t); w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 0, 0, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	for (w = 0; w < 30; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, i == 2 ? 100 : 0, 300, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+}
+
+/*
+ * A member carrying most of the load (a hot region) beside near-idle
+ * peers: its latency includes its queue, theirs does not.  With no peer
+ * loaded in the same window there is no slow verdict.
+ */
+static void ssdstripe_health_uneven_load_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	for (w = 0; w < 6 * c.t.slow_windows; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 4, 100, 0);
+		health_set(&c, 0, 100, 2000, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ_MSG(test, c.h[0].state, SSDSTRIPE_OK,
+				    "window %u", w);
+	}
+}
+
+/* clear_errors forgets errors, not a slow verdict. */
+static void ssdstripe_health_clear_keeps_slow_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 1, 9000);
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+	health_set(&c, 1, 100, 9000, 1);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	ssdstripe_health_clear(&c.h[1], false);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_SLOW);
+	ssdstripe_health_clear(&c.h[1], true);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_FAILED);
+}
+
+/*
+ * A slow member fast again while its peers are idle: a judgment below
+ * slow_min_latency_us is normal even without a peer to compare with.
+ */
+static void ssdstripe_health_alone_recovery_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	for (w = 0; w < c.t.slow_windows; w++)
+		health_window(&c, 300, 2, 9000);
+	KUNIT_ASSERT_EQ(test, c.h[2].state, SSDSTRIPE_SLOW);
+	for (w = 0; w < 2 * c.t.slow_windows + c.t.recover_windows; w++) {
+		for (i = 0; i < c.n; i++)
+			health_set(&c, i, 0, 0, 0);
+		health_set(&c, 2, 100, 50, 0);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+}
+
+/* --- classification of completions ------------------------------------- */
+
+struct ssdstripe_class_case {
+	const char *what;
+	blk_status_t status;
+	blk_opf_t opf;
+	enum ssdstripe_err_class expected;
+};
+
+static const struct ssdstripe_class_case ssdstripe_class_cases[] = {
+	{ "OK read", BLK_STS_OK, REQ_OP_READ, SSDSTRIPE_ERR_NONE },
+	{ "OK read-ahead", BLK_STS_OK, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_NONE },
+	{ "AGAIN nowait read", BLK_STS_AGAIN, REQ_OP_READ | REQ_NOWAIT,
+	  SSDSTRIPE_ERR_RETRY },
+	{ "AGAIN polled write", BLK_STS_AGAIN, REQ_OP_WRITE | REQ_POLLED,
+	  SSDSTRIPE_ERR_RETRY },
+	{ "AGAIN read-ahead", BLK_STS_AGAIN, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "AGAIN nowait read-ahead", BLK_STS_AGAIN,
+	  REQ_OP_READ | REQ_RAHEAD | REQ_NOWAIT, SSDSTRIPE_ERR_RETRY },
+	{ "AGAIN plain read", BLK_STS_AGAIN, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "AGAIN plain write", BLK_STS_AGAIN, REQ_OP_WRITE,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "NOTSUPP discard", BLK_STS_NOTSUPP, REQ_OP_DISCARD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "NOTSUPP write-zeroes", BLK_STS_NOTSUPP, REQ_OP_WRITE_ZEROES,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "IOERR read", BLK_STS_IOERR, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "IOERR read-ahead", BLK_STS_IOERR, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "IOERR write", BLK_STS_IOERR, REQ_OP_WRITE, SSDSTRIPE_ERR_ERROR },
+	{ "IOERR flush", BLK_STS_IOERR, REQ_OP_WRITE | REQ_PREFLUSH,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "IOERR nowait", BLK_STS_IOERR, REQ_OP_READ | REQ_NOWAIT,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "TIMEOUT read", BLK_STS_TIMEOUT, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "TIMEOUT read-ahead", BLK_STS_TIMEOUT, REQ_OP_READ | REQ_RAHEAD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "MEDIUM read", BLK_STS_MEDIUM, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "TRANSPORT write", BLK_STS_TRANSPORT, REQ_OP_WRITE,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "OFFLINE read", BLK_STS_OFFLINE, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "NOSPC write", BLK_STS_NOSPC, REQ_OP_WRITE, SSDSTRIPE_ERR_ERROR },
+	{ "TARGET write", BLK_STS_TARGET, REQ_OP_WRITE, SSDSTRIPE_ERR_ERROR },
+	{ "TARGET read", BLK_STS_TARGET, REQ_OP_READ, SSDSTRIPE_ERR_ERROR },
+	{ "TARGET discard", BLK_STS_TARGET, REQ_OP_DISCARD,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "TARGET write-zeroes", BLK_STS_TARGET, REQ_OP_WRITE_ZEROES,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "TARGET secure erase", BLK_STS_TARGET, REQ_OP_SECURE_ERASE,
+	  SSDSTRIPE_ERR_IGNORED },
+	{ "PROTECTION read", BLK_STS_PROTECTION, REQ_OP_READ,
+	  SSDSTRIPE_ERR_ERROR },
+	{ "RESOURCE write", BLK_STS_RESOURCE, REQ_OP_WRITE,
+	  SSDSTRIPE_ERR_ERROR },
+};
+
+static void ssdstripe_class_desc(const struct ssdstripe_class_case *c,
+				 char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->what);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_class, ssdstripe_class_cases, ssdstripe_class_desc);
+
+static void ssdstripe_classify_test(struct kunit *test)
+{
+	const struct ssdstripe_class_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ssdstripe_classify(c->status, c->opf),
+			c->expected);
+}
+
+struct ssdstripe_bucket_case {
+	u64 us;
+	unsigned int bucket;
+};
+
+static const struct ssdstripe_bucket_case ssdstripe_bucket_cases[] = {
+	{ 0, 0 }, { 16, 0 }, { 17, 1 }, { 32, 1 }, { 33, 2 }, { 1000, 6 },
+	{ 1024, 6 }, { 1025, 7 }, { 1048576, 16 }, { 1048577, 17 },
+	{ U64_MAX, 17 },
+};
+
+static void ssdstripe_bucket_desc(const struct ssdstripe_bucket_case *c,
+				  char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%llu us", c->us);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_bucket, ssdstripe_bucket_cases,
+		  ssdstripe_bucket_desc);
+
+static void ssdstripe_hist_bucket_test(struct kunit *test)
+{
+	const struct ssdstripe_bucket_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ssdstripe_hist_bucket(c->us), c->bucket);
+}
+
+static struct kunit_case ssdstripe_health_test_cases[] = {
+	KUNIT_CASE(ssdstripe_health_slow_onset_test),
+	KUNIT_CASE(ssdstripe_health_recovery_test),
+	KUNIT_CASE(ssdstripe_health_flapping_test),
+	KUNIT_CASE(ssdstripe_health_idle_test),
+	KUNIT_CASE(ssdstripe_health_peers_test),
+	KUNIT_CASE(ssdstripe_health_errors_test),
+	KUNIT_CASE(ssdstripe_health_one_error_test),
+	KUNIT_CASE(ssdstripe_health_failed_test),
+	KUNIT_CASE(ssdstripe_health_share_test),
+	KUNIT_CASE(ssdstripe_health_zero_median_test),
+	KUNIT_CASE(ssdstripe_health_light_recovery_test),
+	KUNIT_CASE(ssdstripe_health_idle_slow_test),
+	KUNIT_CASE(ssdstripe_health_uneven_load_test),
+	KUNIT_CASE(ssdstripe_health_clear_keeps_slow_test),
+	KUNIT_CASE(ssdstripe_health_alone_recovery_test),
+	KUNIT_CASE_PARAM(ssdstripe_classify_test, ssdstripe_class_gen_params),
+	KUNIT_CASE_PARAM(ssdstripe_hist_bucket_test, ssdstripe_bucket_gen_params),
+	{}
+};
+
+static struct kunit_suite ssdstripe_health_suite = {
+	.name = "dm_ssdstripe_health",
+	.test_cases = ssdstripe_health_test_cases,
+};
+
+kunit_test_suite(ssdstripe_health_suite);
+
+MODULE_DESCRIPTION("KUnit tests for dm-ssdstripe: member health");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
