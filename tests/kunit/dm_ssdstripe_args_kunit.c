@@ -169,6 +169,8 @@ static const struct ssdstripe_tunable_case ssdstripe_tunable_cases[] = {
 	{ "min_ios", "1000000", 1000000 },
 	{ "fail_windows", "1", 1 },
 	{ "fail_windows", "1000", 1000 },
+	{ "stall_ms", "0", 0 },
+	{ "stall_ms", "3600000", 3600000 },
 };
 
 static void ssdstripe_tunable_desc(const struct ssdstripe_tunable_case *c,
@@ -246,6 +248,7 @@ static void ssdstripe_tunable_defaults_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.recover_windows, 3U);
 	KUNIT_EXPECT_EQ(test, t.min_ios, 16U);
 	KUNIT_EXPECT_EQ(test, t.fail_windows, 3U);
+	KUNIT_EXPECT_EQ(test, t.stall_ms, 5000U);
 }
 
 static struct kunit_case ssdstripe_args_test_cases[] = {

@@ -553,6 +553,126 @@ static void ssdstripe_health_clear_keeps_slow_test(struct kunit *test)
 }
 
 /*
+ * Member @i at the end of a window of @ms: reads or writes still @waiting
+ * in flight, @ended of them completed in it.
+ */
+static void health_flight(struct ssdstripe_health_ctx *c, unsigned int i,
+			  bool waiting, u64 ended, unsigned int ms)
+{
+	c->s[i].rw_waiting = waiting;
+	c->s[i].rw_ended = ended;
+	c->s[i].elapsed_ms = ms;
+}
+
+/* One window of @ms: members complete I/O, member @stuck completes none. */
+static void health_stuck_window(struct ssdstripe_health_ctx *c,
+				unsigned int stuck, unsigned int ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		health_set(c, i, i == stuck ? 0 : 100, 300, 0);
+		health_flight(c, i, true, i == stuck ? 0 : 100, ms);
+	}
+	ssdstripe_health_update(&c->t, c->n, c->s, c->h, c->scratch);
+}
+
+/*
+ * A member whose reads or writes wait and none completes is stalled once
+ * they have waited stall_ms, not before; the first completion ends it,
+ * and the count of stalls stays.
+ */
+static void ssdstripe_health_stall_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	KUNIT_ASSERT_EQ(test, c.t.stall_ms, 5000);
+	for (w = 1; w < 5; w++) {
+		health_stuck_window(&c, 2, 1000);
+		KUNIT_EXPECT_EQ(test, c.h[2].waiting_ms, w * 1000);
+		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	}
+	health_stuck_window(&c, 2, 1000);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_STALLED);
+	KUNIT_EXPECT_EQ(test, c.h[2].stalls, 1);
+	KUNIT_EXPECT_EQ(test, c.h[2].err, SSDSTRIPE_ERRLVL_NONE);
+	for (i = 0; i < c.n; i++)
+		if (i != 2)
+			KUNIT_EXPECT_EQ(test, c.h[i].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
+			SSDSTRIPE_STALLED);
+	/* Still waiting: stalled, counted once. */
+	health_stuck_window(&c, 2, 1000);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_STALLED);
+	KUNIT_EXPECT_EQ(test, c.h[2].stalls, 1);
+	KUNIT_EXPECT_EQ(test, c.h[2].waiting_ms, 6000);
+
+	/* One completion ends it; the count stays. */
+	health_stuck_window(&c, 4, 1000);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[2].waiting_ms, 0);
+	KUNIT_EXPECT_EQ(test, c.h[2].stalls, 1);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_OK);
+
+	/* A second stall counts a second time; windows of any length add up. */
+	health_stuck_window(&c, 2, 3000);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	health_stuck_window(&c, 2, 2500);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_STALLED);
+	KUNIT_EXPECT_EQ(test, c.h[2].stalls, 2);
+}
+
+/*
+ * A stall is no error and not sticky: an erroring member that stalls is
+ * stalled, and erroring again when it completes; a gone disk is failed,
+ * never stalled; nothing waiting is never a stall; stall_ms 0 turns it off.
+ */
+static void ssdstripe_health_stall_rank_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	health_init(&c, 4);
+	health_set(&c, 1, 50, 300, 3);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	for (w = 0; w < 5; w++)
+		health_stuck_window(&c, 1, 1000);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_STALLED);
+	health_stuck_window(&c, 4, 1000);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[1].err, SSDSTRIPE_ERRLVL_ERRORING);
+
+	/* Gone with I/O in flight: failed. */
+	for (w = 0; w < 6; w++) {
+		health_stuck_window(&c, 3, 1000);
+		c.s[3].gone = true;
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[3].state, SSDSTRIPE_FAILED);
+	KUNIT_EXPECT_EQ(test, c.h[3].stalls, 0);
+
+	/* Nothing in flight and nothing completed: idle, not stalled. */
+	health_init(&c, 4);
+	for (w = 0; w < 10; w++) {
+		health_set(&c, 0, 0, 0, 0);
+		health_flight(&c, 0, false, 0, 1000);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[0].waiting_ms, 0);
+
+	/* stall_ms 0: never stalled. */
+	c.t.stall_ms = 0;
+	for (w = 0; w < 10; w++)
+		health_stuck_window(&c, 0, 1000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[0].stalls, 0);
+}
+
+/*
  * A slow member fast again while its peers are idle: a judgment below
  * slow_min_latency_us is normal even without a peer to compare with.
  */
@@ -691,6 +811,8 @@ static struct kunit_case ssdstripe_health_test_cases[] = {
 	KUNIT_CASE(ssdstripe_health_uneven_load_test),
 	KUNIT_CASE(ssdstripe_health_clear_keeps_slow_test),
 	KUNIT_CASE(ssdstripe_health_alone_recovery_test),
+	KUNIT_CASE(ssdstripe_health_stall_test),
+	KUNIT_CASE(ssdstripe_health_stall_rank_test),
 	KUNIT_CASE_PARAM(ssdstripe_classify_test, ssdstripe_class_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_hist_bucket_test, ssdstripe_bucket_gen_params),
 	{}
