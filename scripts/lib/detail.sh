@@ -26,7 +26,7 @@ EOF
 # dm-ssdstripe/ssdstripe-target.c; test 031 checks them against the
 # module: 'dmsetup table' prints a threshold only when it differs).
 TUNABLES='health_window_ms:1000 slow_factor:4 slow_min_latency_us:200
-slow_windows:3 recover_windows:3 min_ios:16 fail_windows:3'
+slow_windows:3 recover_windows:3 min_ios:16 fail_windows:3 stall_ms:5000'
 
 # table_features NAME: the feature words of the live table, one per line
 # after "discard_passdown 0|1" and "stats 0|1", as "threshold value"
