@@ -63,7 +63,7 @@ done
 
 # every default shown is the module's: setting it leaves no feature words
 q '.thresholds | to_entries[] | "\(.key) \(.value)"' >/tmp/thresholds
-[ "$(wc -l </tmp/thresholds)" = 7 ] || fail "thresholds: $(cat /tmp/thresholds)"
+[ "$(wc -l </tmp/thresholds)" = 8 ] || fail "thresholds: $(cat /tmp/thresholds)"
 while read -r k v; do
 	must dmsetup message dt 0 "$k" "$v"
 	t=$(dmsetup table dt)
