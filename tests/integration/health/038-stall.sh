@@ -27,7 +27,7 @@ mk_array sl "$(stripe_table ssdstripe $((4 * S)) 128 "$d0" 0 "$d1" 0 \
 	/dev/mapper/sl_m2 0 "$d3" 0 $(health_opts))"
 top=/sys/block/$(dm_sysname sl)/ssdstripe
 run=$((stall * 2 / 1000 + 8))
-fio --name=r --filename=/dev/mapper/sl --direct=1 --ioengine=libaio --iodepth=16 \
+fio --eta=never --name=r --filename=/dev/mapper/sl --direct=1 --ioengine=libaio --iodepth=16 \
 	--rw=randread --bs=4k --time_based --runtime="$run" --output=/tmp/fio-sl.txt &
 fio_pid=$!
 sleep "$(health_secs 2)"

@@ -43,7 +43,7 @@ secs() { echo $((($1 + 999) / 1000)); }
 must dmsetup create ns_slow --table "0 $S delay $d1 0 $(slow_delay_ms)"
 array ns /dev/mapper/ns_slow
 kmsg_mark 039s
-fio --name=s --filename=/dev/mapper/ns --direct=1 --ioengine=libaio --iodepth=16 \
+fio --eta=never --name=s --filename=/dev/mapper/ns --direct=1 --ioengine=libaio --iodepth=16 \
 	--rw=randrw --bs=4k --time_based --runtime="$(($(secs "$long") + 4))" \
 	--output=/tmp/fio-039s.txt || fail "fio failed: $(tail -n 3 /tmp/fio-039s.txt)"
 top=/sys/block/$(dm_sysname ns)/ssdstripe
@@ -55,7 +55,7 @@ must dmsetup remove ns_slow
 # ---- the array suspended under load --------------------------------------
 array ns "$d1"
 kmsg_mark 039p
-fio --name=p --filename=/dev/mapper/ns --direct=1 --ioengine=libaio --iodepth=16 \
+fio --eta=never --name=p --filename=/dev/mapper/ns --direct=1 --ioengine=libaio --iodepth=16 \
 	--rw=randread --bs=4k --time_based --runtime="$(($(secs "$long") + 6))" \
 	--output=/tmp/fio-039p.txt &
 fio_pid=$!

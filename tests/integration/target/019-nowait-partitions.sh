@@ -57,7 +57,7 @@ m=/sys/block/$(dm_sysname pt)/ssdstripe/members
 uring() {
 	_n=$1
 	shift
-	fio --name="$_n" --filename=/dev/mapper/pt --direct=1 --ioengine=io_uring \
+	fio --eta=never --name="$_n" --filename=/dev/mapper/pt --direct=1 --ioengine=io_uring \
 		--iodepth=16 --size=24m --randseed=19 "$@" --output="/tmp/019.$_n" ||
 		fail "io_uring $_n: fio failed: $(grep -E 'err=|error|verify' "/tmp/019.$_n" | head -n 3)"
 	grep -q 'err= *0' "/tmp/019.$_n" || fail "io_uring $_n: $(grep 'err=' "/tmp/019.$_n")"
