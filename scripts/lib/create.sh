@@ -44,6 +44,9 @@ Refused without --force (exit 3), every such device named on a line:
   - a member leaving unused more than one chunk, or more than 5 % of the
     smallest member (mixed sizes, a chunk too big for the members);
   - two members on one physical drive (the same serial or WWN).
+Every label records every member's drive (WWN or serial, model, size)
+and a generation; an array whose labels would not fit the 4 KiB label
+block (many members with long identities) is refused.
 
 Exit: 0 created, 1 failed, 2 usage, 3 refused (device in use or holds data,
 wasteful geometry, one drive twice), 4 a device not found.
@@ -258,12 +261,21 @@ cmd_create() {
 			_cr_no 3 "an array called $name already exists on $other (see '$PROG list')"
 	done
 	[ "$_cr_rc" = 0 ] || die "$_cr_rc" "create refused; nothing was written"
+	uuid=$(newuuid)
+	members='' all=''
+	i=0
+	for d in $devs; do
+		members="$members${members:+,}$(newuuid)" all="$all $i"
+		i=$((i + 1))
+	done
+	# every label, each recording every member's drive, before the first
+	# write: they must fit their block
+	L_NAME=$name L_UUID=$uuid L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
+	L_MEMBERS=$members L_CREATED=$(date +%s) L_GEN=1
+	labels_make "$devs" "$all" || die 3 "$L_ERR; create refused; nothing was written"
 	printf '%s' "$_cr_forced" | while IFS= read -r l; do warn "$l"; done
 	load_module
 
-	uuid=$(newuuid)
-	members=''
-	for d in $devs; do members="$members${members:+,}$(newuuid)"; done
 	if [ -n "$trim" ]; then
 		for d in $devs; do trim_device "$d"; done
 	fi
@@ -277,13 +289,7 @@ cmd_create() {
 		zero_range "$d" 0 "$DATA_OFFSET" || die 1 "cannot write to $d"
 		zero_range "$d" $((sz - TAIL)) "$TAIL" || die 1 "cannot write to $d"
 		drop_partitions "$d"
-		L_NAME=$name L_UUID=$uuid L_MEMBER=$(echo "$members" | cut -d, -f$((i + 1)))
-		L_INDEX=$i L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
-		L_MEMBERS=$members L_CREATED=''
-		# from a file, so dd reads the label in one piece and pads it
-		label_block >"$TMPD/label"
-		_cr_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
-			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cr_e" | tail -n 1)"
+		label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
 		say "member ${d#/dev/}: $(human "$sz"), uses $(human "$data")"
 		i=$((i + 1))
 	done
@@ -297,7 +303,7 @@ cmd_create() {
 # chunk ("" if not given), chunk_s and force of cmd_create.  Every check
 # runs before the first write.
 create_clean() {
-	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new=''
+	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1
 	_cc_no() { warn "$2"; [ "$1" -gt "$_cc_rc" ] && _cc_rc=$1; }
 	find_blkid
 	for d in "$@"; do
@@ -328,6 +334,8 @@ create_clean() {
 				"$R_UUID|$R_COUNT|$R_CHUNK|$R_OFFSET|$R_DATA|$R_MEMBERS" ]; then
 				_cc_no 3 "$c and $_cc_ref carry labels of two different arrays called $name"
 			fi
+			# the newest generation (0 in version 1)
+			if [ "$L_GEN" -gt "$R_GEN" ]; then R_GEN=$L_GEN; fi
 			continue ;;
 		3)
 			# a newer tool's label: not ours to judge
@@ -381,15 +389,18 @@ create_clean() {
 		[ "$_cc_data" = "$R_DATA" ] ||
 			die 3 "these devices give members of $(human "$_cc_data"), array $name's labels say $(human "$R_DATA"): not the devices of $name?"
 	fi
+	# the labels written get the next generation, and record the drives
+	# of all the devices given
+	L_NAME=$name L_UUID=$R_UUID L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET
+	L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED L_GEN=$((R_GEN + 1))
+	[ -z "$_cc_new" ] || L_GEN=1
+	_cc_which=''
+	for l in $_cc_lost; do _cc_which="$_cc_which ${l%%=*}"; done
+	labels_make "$devs" "$_cc_which" || die 3 "$L_ERR; create --assume-clean refused; nothing was written"
 	load_module
 	for l in $_cc_lost; do
 		i=${l%%=*} d=${l#*=}
-		L_NAME=$name L_UUID=$R_UUID L_MEMBER=$(echo "$R_MEMBERS" | cut -d, -f$((i + 1)))
-		L_INDEX=$i L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET L_DATA=$R_DATA
-		L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED
-		label_block >"$TMPD/label"
-		_cc_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
-			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cc_e" | tail -n 1)"
+		label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
 		if [ -n "$_cc_new" ]; then
 			say "member $i: wrote a new label of array $name to ${d#/dev/} (nothing else)"
 		else
