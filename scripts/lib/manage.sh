@@ -47,7 +47,9 @@ Columns: NAME STATE MEMBERS SIZE CHUNK UUID
 STATE is the array state when active; inactive; or shadowed when a member's
 label is shadowed by another signature (a file system, swap, a partition
 table: the device was re-used), which assemble refuses; a line on stderr
-names the device.
+names the device.  A line on stderr names each member that is missing
+from an inactive array by the drive its labels record, and says what to
+do, or where that drive is now.
 EOF
 }
 cmd_list() {
@@ -75,6 +77,11 @@ cmd_list() {
 		has_shadowed "$L_UUID" && st=shadowed
 		printf '%-16s %-9s %7s %10s %9s %s\n' "$L_NAME" "$st" "$have/$L_COUNT" \
 			"$(human $((L_DATA * L_COUNT)))" "$(human "$L_CHUNK")" "$L_UUID"
+		[ "$st" = inactive ] || continue
+		[ "$have" -lt "$L_COUNT" ] || continue
+		_li_n=$L_NAME
+		check_set "$L_UUID" 2>/dev/null
+		[ $? = 4 ] && missing_members "$_li_n" "$L_UUID" ""
 	done
 	while IFS= read -r _li_l; do
 		label_rec "$_li_l"
@@ -89,6 +96,8 @@ usage: $PROG table NAME
 
 Print the device-mapper table of array NAME: the live one if it is active,
 else the one assemble would load, computed from the labels (read only).
+A member that is missing is named by the drive its labels record, as
+assemble names it.
 Exit: 0, 3 incomplete or inconsistent set, 4 not found.
 EOF
 }
@@ -114,7 +123,7 @@ cmd_table() {
 	case $? in
 	0) set_table ;;
 	4)
-		lost_hint "$1" "$u"
+		missing_members "$1" "$u" ""
 		die 3 "array $1 is incomplete (member$MISSING not found): no table" ;;
 	*) die 3 "array $1 is inconsistent: no table" ;;
 	esac
