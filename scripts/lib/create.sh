@@ -34,10 +34,16 @@ anywhere on the line; -- ends them.
                  Refused unless the devices that kept a label say they are
                  these members of NAME, with this many members, the chunk
                  given (if any) and the geometry these devices give, no
-                 other device carries the array's label, and no device
-                 given carries anything else now.  With no label left at
-                 all it needs --force and --chunk and writes new labels
-                 (new uuids; get the order right)
+                 other device carries the array's label, no device given
+                 carries anything else now, and each device given for a
+                 lost member is the drive the labels record for it (its
+                 WWN/id, else serial and model, and its size): a blank disk
+                 is not the lost member.  --force writes where the labels
+                 record another drive, no drive that can be told (a dm or
+                 loop device without an id) or no drive at all (labels of
+                 version 1), and says what was recorded and what it found.
+                 With no label left at all it needs --force and --chunk and
+                 writes new labels (new uuids; get the order right)
 
 Refused without --force (exit 3), every such device named on a line:
   - a device carrying data (see --force);
@@ -303,7 +309,7 @@ cmd_create() {
 # chunk ("" if not given), chunk_s and force of cmd_create.  Every check
 # runs before the first write.
 create_clean() {
-	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1
+	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES=''
 	_cc_no() { warn "$2"; [ "$1" -gt "$_cc_rc" ] && _cc_rc=$1; }
 	find_blkid
 	for d in "$@"; do
@@ -334,8 +340,8 @@ create_clean() {
 				"$R_UUID|$R_COUNT|$R_CHUNK|$R_OFFSET|$R_DATA|$R_MEMBERS" ]; then
 				_cc_no 3 "$c and $_cc_ref carry labels of two different arrays called $name"
 			fi
-			# the newest generation (0 in version 1)
-			if [ "$L_GEN" -gt "$R_GEN" ]; then R_GEN=$L_GEN; fi
+			# the drives the newest label records (none in version 1)
+			if [ "$L_GEN" -gt "$R_GEN" ]; then R_GEN=$L_GEN R_DRIVES=$L_DRIVES; fi
 			continue ;;
 		3)
 			# a newer tool's label: not ours to judge
@@ -388,6 +394,20 @@ create_clean() {
 		_cc_data=$(( (min - R_OFFSET - TAIL) / R_CHUNK * R_CHUNK ))
 		[ "$_cc_data" = "$R_DATA" ] ||
 			die 3 "these devices give members of $(human "$_cc_data"), array $name's labels say $(human "$R_DATA"): not the devices of $name?"
+		# a lost member is written only onto the drive its labels record
+		_cc_forced=''
+		for l in $_cc_lost; do
+			i=${l%%=*} d=${l#*=}
+			if ! create_clean_ident "$i" "$d"; then
+				if [ -n "$force" ]; then
+					_cc_forced="$_cc_forced$WHY: writing it anyway (--force)$NL"
+				else
+					_cc_no 3 "$WHY; --force writes it anyway"
+				fi
+			fi
+		done
+		[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
+		printf '%s' "$_cc_forced" | while IFS= read -r l; do warn "$l"; done
 	fi
 	# the labels written get the next generation, and record the drives
 	# of all the devices given
@@ -409,4 +429,33 @@ create_clean() {
 	done
 	# shellcheck disable=SC2086
 	assemble_set "" 0 $devs || die 1 "wrote the labels, but could not activate $name"
+}
+
+# create_clean_ident I DEV: DEV is the drive the newest label of the
+# array (R_DRIVES, from R_GEN) records for lost member I; else false, and
+# WHY says why it cannot be told or what differs
+create_clean_ident() {
+	WHY=''
+	if [ -z "$R_DRIVES" ]; then
+		WHY="labels of version 1 record no drive identity: cannot tell that $2 is the lost member $1 of $name"
+		return 1
+	fi
+	if ! drives_ident "$R_DRIVES" "$1"; then
+		WHY="the labels of $name record no drive for member $1: cannot tell that $2 is it"
+		return 1
+	fi
+	ident_words
+	if ! ident_known; then
+		WHY="nothing recorded identifies member $1 of $name ($IW): cannot tell that $2 is it"
+		return 1
+	fi
+	ident_of "$2" || ident_none
+	ident_match && return 0
+	ident_full
+	WHY="$2 is not member $1 of $name: its labels record $IW for it"
+	ident_full D
+	WHY="$WHY, and $2 is $IW"
+	_ci_at=$(ident_find | tr '\n' ' ')
+	[ -z "$_ci_at" ] || WHY="$WHY; the recorded drive is present as ${_ci_at% }"
+	return 1
 }

@@ -13,8 +13,9 @@
 # one drive are refused as members.  A member whose label was lost is named
 # by assemble and table by the drive its labels record: a dm-linear slice
 # without a uuid, which nothing identifies, so neither suggests create
-# --assume-clean; that writes that one label back (same uuids, data
-# intact), refusing a wrong order, chunk or member count without writing.
+# --assume-clean; that refuses a wrong order, chunk or member count, and a
+# device it cannot tell to be the member, without writing, and with
+# --force writes that one label back (same uuids, data intact).
 . /tests/integration/lib.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
@@ -127,8 +128,13 @@ for f in '' --force; do
 	refused 3 "$s3 has no label of keep and carries a swap signature" \
 		ssdstripe create --assume-clean $f --name keep "$s0" "$s3"
 done
+# nothing recorded identifies a slice without a dm uuid: only --force
+refused 3 "nothing recorded identifies member 1 of keep \(a device-mapper device, no serial\): cannot tell that $s1 is it; --force writes it anyway" \
+	ssdstripe create --assume-clean --name keep "$s0" "$s1"
 [ "$(writes_done "$s0" "$s1")" = "$w0" ] || fail "a refused create --assume-clean wrote"
-out=$(ssdstripe create --assume-clean --name keep "$s0" "$s1" 2>&1) || fail "create --assume-clean: $out"
+out=$(ssdstripe create --assume-clean --force --name keep "$s0" "$s1" 2>&1) || fail "create --assume-clean: $out"
+echo "$out" | grep -q "cannot tell that $s1 is it: writing it anyway (--force)" ||
+	fail "create --assume-clean --force did not say what it overrides: $out"
 echo "$out" | grep -q "member 1: wrote the label of array keep back to $n1 (nothing else)" ||
 	fail "create --assume-clean said: $out"
 echo "$out" | grep -q "member 0: wrote" && fail "create --assume-clean rewrote member 0's label: $out"
