@@ -48,8 +48,8 @@ STATE is the array state when active; inactive; or shadowed when a member's
 label is shadowed by another signature (a file system, swap, a partition
 table: the device was re-used), which assemble refuses; a line on stderr
 names the device.  A line on stderr names each member that is missing
-from an inactive array by the drive its labels record, and says what to
-do, or where that drive is now.
+(of an inactive array) or gone (from an active one) by the drive its
+labels record, and says what to do, or where that drive is now.
 EOF
 }
 cmd_list() {
@@ -66,6 +66,7 @@ cmd_list() {
 			"$(cat "$_li_s/ssdstripe/member_count" 2>/dev/null || echo '?')" \
 			"$(human "$(cat "$_li_s/size")")" \
 			"$(human "$(cat "$_li_s/ssdstripe/chunk_sectors" 2>/dev/null || echo 0)")" "${_li_u:--}"
+		list_gone "$nm" "$_li_s/ssdstripe" "$_li_u"
 	done
 	# the geometry from any member: labelled, or shadowed (same fields)
 	label_awk '$UUID != ""' "$TMPD/labels" "$TMPD/shadowed" |
@@ -88,6 +89,24 @@ cmd_list() {
 		warn "$L_DEV: ${L_NAME:+member $L_INDEX of array $L_NAME: }label shadowed by $L_WHAT (assemble refuses it)"
 	done <"$TMPD/shadowed"
 	return 0
+}
+
+# list_gone NAME ARRAYSYS UUID: a line on stderr for each member of active
+# array NAME whose device is gone (gone_note's)
+list_gone() {
+	_lg_n=$(cat "$2/member_count" 2>/dev/null) || return 0
+	recorded_load "$2" "$3"
+	GONE_NOTES='' M_INDEX=0
+	while [ "$M_INDEX" -lt "$_lg_n" ]; do
+		M_GONE=''
+		member_gone "$2/members/$M_INDEX" && M_GONE=1
+		gone_note
+		M_INDEX=$((M_INDEX + 1))
+	done
+	printf '%s' "$GONE_NOTES" | while IFS= read -r _lg_l; do
+		warn "array $1: ${_lg_l#  }"
+	done
+	REC_DRIVES='' REC_DEVS=''
 }
 
 help_table() {
