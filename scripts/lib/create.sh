@@ -29,8 +29,10 @@ anywhere on the line; -- ends them.
                  and accept a wasteful geometry or two members on one drive;
                  mounted, open or held devices are always refused
   --assume-clean the devices already are array NAME, in this order, and
-                 some lost their label: write back only the missing labels
-                 (same array and member uuids), nothing else, and activate.
+                 some lost their label: write back the missing labels (same
+                 array and member uuids), rewrite the others with the next
+                 generation and every member's drive, write nothing but
+                 these label blocks, and activate.
                  Refused unless the devices that kept a label say they are
                  these members of NAME, with this many members, the chunk
                  given (if any) and the geometry these devices give, no
@@ -409,15 +411,18 @@ create_clean() {
 		[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
 		printf '%s' "$_cc_forced" | while IFS= read -r l; do warn "$l"; done
 	fi
-	# the labels written get the next generation, and record the drives
-	# of all the devices given
+	# every member's label, of the next generation, records the drives of
+	# all the devices given: the survivors' too, or they would go on naming
+	# a drive that is no longer the member's (after --force), or none (a
+	# version 1 label)
 	L_NAME=$name L_UUID=$R_UUID L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET
 	L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED L_GEN=$((R_GEN + 1))
 	[ -z "$_cc_new" ] || L_GEN=1
-	_cc_which=''
-	for l in $_cc_lost; do _cc_which="$_cc_which ${l%%=*}"; done
+	_cc_which='' i=0
+	for d in $devs; do _cc_which="$_cc_which $i" i=$((i + 1)); done
 	labels_make "$devs" "$_cc_which" || die 3 "$L_ERR; create --assume-clean refused; nothing was written"
 	load_module
+	# the lost labels first: a run cut short leaves the survivors as they were
 	for l in $_cc_lost; do
 		i=${l%%=*} d=${l#*=}
 		label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
@@ -426,6 +431,16 @@ create_clean() {
 		else
 			say "member $i: wrote the label of array $name back to ${d#/dev/} (nothing else)"
 		fi
+	done
+	i=0
+	for d in $devs; do
+		case " $_cc_lost " in
+		*" $i=$d "*) ;;
+		*)
+			label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
+			say "member $i: rewrote the label of array $name on ${d#/dev/}: generation $L_GEN, every member's drive (nothing else)" ;;
+		esac
+		i=$((i + 1))
 	done
 	# shellcheck disable=SC2086
 	assemble_set "" 0 $devs || die 1 "wrote the labels, but could not activate $name"

@@ -4,15 +4,15 @@
 # labels record (issue #28).  A member whose label alone was zeroed: its
 # drive is found without a label, and only then does assemble print the
 # create --assume-clean command, every device in order; that command
-# writes the one label back (version 2, the next generation, the survivors'
-# labels untouched) and the data is intact.  A blank disk given in its
+# writes the one label back and the survivor's with the next generation
+# (the same array and member uuids), and the data is intact.  A blank disk given in its
 # place is refused, naming both drives and where the recorded one is;
 # --force writes it anyway, saying so.  An array with version 1 labels,
 # written here by hand as the tool before version 2 wrote them, still
 # assembles; its missing member is named by uuid, with no hint, and create
 # --assume-clean needs --force ("labels of version 1 record no drive
-# identity"), then writes a version 2 label beside the version 1 survivor,
-# which assembles.  Device-mapper members: one with a dm UUID is identified
+# identity"), then writes version 2 labels, the survivor's too.  A set of
+# version 1 and version 2 labels assembles.  Device-mapper members: one with a dm UUID is identified
 # by it (and found under another name), one without says it has no serial
 # and that nothing identifies it.
 . /tests/integration/lib.sh
@@ -23,7 +23,6 @@ set -- $(disks) || fail "disks missing"
 [ $# -ge 3 ] || skip "needs 3 disks"
 d0=$1 d1=$2 d2=$3
 wipe_labels "$@"
-lblk() { dd if="$1" bs=4096 skip=1 count=1 2>/dev/null | md5sum; }
 zero_label() { dd if=/dev/zero of="$1" bs=4096 seek=1 count=1 conv=notrunc,fsync 2>/dev/null; }
 pat=$(pattern_file 4)
 sum=$(md5sum <"$pat")
@@ -33,7 +32,8 @@ intact() { [ "$(dd if="/dev/mapper/$1" bs=1M count=4 2>/dev/null | md5sum)" = "$
 must ssdstripe create --name keep "$d0" "$d1"
 must dd if="$pat" of=/dev/mapper/keep bs=1M conv=fsync
 must ssdstripe stop keep
-l0=$(lblk "$d0")
+kept() { ssdstripe examine "$1" | grep -E '^  (array_uuid|name|member_uuid|index|count|chunk_sectors|data_offset|data_sectors|members|created)='; }
+k0=$(kept "$d0")
 zero_label "$d1"
 refused 3 "array keep: member 1 \\($model, serial ssd1\\) not found \\(incomplete\\): the drive is present as ${d1#/dev/}, without a label" \
 	ssdstripe assemble --timeout 0 keep
@@ -50,8 +50,8 @@ cmd=${hint#*\'}
 cmd=${cmd%%\'*}
 out=$($cmd 2>&1) || fail "$cmd: $out"
 echo "$out" | grep -q "member 1: wrote the label of array keep back to ${d1#/dev/} (nothing else)" || fail "$cmd said: $out"
-echo "$out" | grep -q "member 0: wrote" && fail "it rewrote member 0's label: $out"
-[ "$(lblk "$d0")" = "$l0" ] || fail "the survivor's label changed"
+echo "$out" | grep -q "member 0: rewrote the label of array keep on ${d0#/dev/}: generation 2" || fail "$cmd said: $out"
+[ "$(kept "$d0")" = "$k0" ] || fail "the survivor's label says another array or member"
 ex=$(ssdstripe examine "$d1") || fail "examine: $ex"
 echo "$ex" | grep -qx "  SSDSTRIPE-LABEL 2" || fail "written back: $ex"
 echo "$ex" | grep -qx "  generation=2" || fail "written back, not generation 2: $ex"
@@ -109,18 +109,24 @@ w0=$(writes_done "$d0" "$d1")
 refused 3 "labels of version 1 record no drive identity: cannot tell that $d1 is the lost member 1 of old; --force writes it anyway" \
 	ssdstripe create --assume-clean --name old "$d0" "$d1"
 [ "$(writes_done "$d0" "$d1")" = "$w0" ] || fail "a refused create --assume-clean wrote"
-l0=$(lblk "$d0")
 out=$(ssdstripe create --assume-clean --force --name old "$d0" "$d1" 2>&1) || fail "--force on v1: $out"
 echo "$out" | grep -q "cannot tell that $d1 is the lost member 1 of old: writing it anyway (--force)" || fail "v1 --force: $out"
-[ "$(lblk "$d0")" = "$l0" ] || fail "the version 1 survivor's label changed"
-ex=$(ssdstripe examine "$d1") || fail "examine: $ex"
-echo "$ex" | grep -qx "  SSDSTRIPE-LABEL 2" || fail "not a version 2 label: $ex"
-echo "$ex" | grep -qx "  generation=1" || fail "not generation 1: $ex"
-echo "$ex" | grep -qE "^  drive\\.0=.* serial:ssd0 model:$model$" || fail "no drive of member 0: $ex"
+for d in "$d0" "$d1"; do
+	ex=$(ssdstripe examine "$d") || fail "examine: $ex"
+	echo "$ex" | grep -qx "  SSDSTRIPE-LABEL 2" || fail "not a version 2 label: $ex"
+	echo "$ex" | grep -qx "  generation=1" || fail "not generation 1: $ex"
+	echo "$ex" | grep -qE "^  drive\\.0=.* serial:ssd0 model:$model$" || fail "no drive of member 0: $ex"
+	echo "$ex" | grep -qE "^  drive\\.1=.* serial:ssd1 model:$model$" || fail "no drive of member 1: $ex"
+done
+echo "$ex" | grep -qx "  member_uuid=$m1" || fail "member 1's uuid changed: $ex"
 intact old
 must ssdstripe stop old
-# the two versions side by side assemble, by name and by devices
+# versions 1 and 2 side by side assemble, by name and by devices
+v1label "$d0" 0
 out=$(ssdstripe assemble old 2>&1) || fail "v1 + v2 do not assemble: $out"
+intact old
+must ssdstripe stop old
+out=$(ssdstripe assemble "$d1" "$d0" 2>&1) || fail "v1 + v2 do not assemble by devices: $out"
 intact old
 must ssdstripe stop old
 wipe_labels "$d0" "$d1"
