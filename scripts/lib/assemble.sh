@@ -167,7 +167,12 @@ missing_members() {
 			case $? in
 			0)
 				if [ "$L_UUID" = "$2" ] && [ "$L_INDEX" = "$_mm_i" ]; then
-					warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, with its label (not among the devices given)"
+					if [ -n "${_as_exact-}" ]; then
+						_mm_why="not among the devices given"
+					else
+						_mm_why="it appeared just now: assemble again"
+					fi
+					warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, with its label ($_mm_why)"
 				else
 					warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, but it carries a label of array $L_NAME (member $L_INDEX) now"
 				fi

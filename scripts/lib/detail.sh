@@ -18,7 +18,8 @@ latency and what its drive says of its health (SMART: ok, warning,
 critical or unknown; every figure in --json, with the drive its labels
 record: recorded_id, recorded_serial, recorded_model), a line for each
 member whose device is gone (the drive its labels record: reseat it, or
-replace it; or where it is now) and for each drive that is not ok.  --json prints the same as one object.  Reads only.
+replace it; or where it is now) and for each drive that is not ok.
+--json prints the same as one object.  Reads only.
 Exit: 0 (whatever the state: status exits by state), 2 usage, 4 no such
 array.
 EOF

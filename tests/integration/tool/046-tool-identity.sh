@@ -112,12 +112,16 @@ grep -q "assembled" /tmp/refused.out && fail "create --assume-clean assembled: $
 refused 4 "has no ssdstripe label" ssdstripe examine "$blank"
 dmsetup info fast >/dev/null 2>&1 && fail "fast is active"
 
-# the drive comes back, under some name: examine says where; assemble
+# the drive comes back, under some name: examine and assemble by devices
+# say where; assemble by name takes it
 rescan "$v"
 now=$(disk "$v")
 ex=$(ssdstripe examine "$(disk 0)") || fail "examine: $ex"
 echo "$ex" | grep -qx "  member $v ($model, serial ssd$v): $now" ||
 	fail "examine did not find member $v as $now: $ex"
+# given the survivors alone, assemble says where the member is
+refused 3 "array fast: $missing \\(incomplete\\): the drive is present as ${now#/dev/}, with its label \\(not among the devices given\\)" \
+	ssdstripe assemble $survivors
 out=$(ssdstripe assemble fast 2>&1) || fail "assemble after the rescan: $out"
 echo "$out" | grep -q "assembled fast from .*${now#/dev/}" || fail "assemble said: $out"
 must mount -t ext4 -o ro /dev/mapper/fast /mnt/fast
