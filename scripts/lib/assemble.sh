@@ -18,6 +18,12 @@ Activate arrays from the labels on their members.  Never writes to a member.
 Members are found by label, in any order.  A set that is incomplete (after
 waiting), has two devices claiming one member, mixes arrays, disagrees about
 the member order or the geometry is refused with a message naming the device.
+A missing member is named by the drive its labels record (model and serial)
+with what to do: reseat it, or replace it; when that drive is present under
+another name, the name and what keeps it out (no label, another array's
+label, in use).  Only when the recorded drive of every missing member is
+there without its label does it print the 'create --assume-clean' command
+that writes the labels back.
 A labelled device that carries another signature now (blkid -p finds a file
 system, swap, a partition table, md or LVM: it was re-used) is never taken:
 its array is refused at once, naming the device and what it carries, and
@@ -120,31 +126,117 @@ check_set() {
 	return 0
 }
 
-# lost_hint NAME UUID: after check_set found members MISSING of array NAME
-# (UUID): name the devices without a label large enough to be one of them,
-# and how to write a lost label back
-lost_hint() {
-	_lh_need=$(label_awk -v u="$2" -v t="$TAIL" '$UUID == u {print $OFFSET + $DATA + t; exit}' "$TMPD/labels")
-	# a damaged label is the likeliest missing member
-	while IFS='|' read -r _lh_d _lh_why; do
-		warn "$_lh_d: $_lh_why: it may be member$MISSING of array $1"
+# missing_members NAME UUID TAG: after check_set found members MISSING of
+# array NAME (UUID) absent, a line for each saying "member K (the drive
+# its labels record) not found" and TAG (" (incomplete)" from assemble),
+# then what to do: reseat it, or replace it; or, when the recorded drive is
+# present under another name, that name and what keeps it out.  Only when
+# the recorded drive of every missing member is there without a label (or
+# with a damaged one) does it name the 'create --assume-clean' that writes
+# the labels back.  Reads $TMPD/set, $TMPD/idents and $TMPD/damaged.
+missing_members() {
+	_mm_cmd=1 _mm_rest=''
+	for _mm_i in $MISSING; do
+		_mm_at=''
+		if ! rec_ident "$2" "$_mm_i"; then
+			_mm_u=$(label_awk -v u="$2" '$UUID == u {print $MEMBERS; exit}' "$TMPD/labels" |
+				cut -d, -f$((_mm_i + 1)))
+			warn "array $1: member $_mm_i (uuid $_mm_u; labels of version 1 record no drive identity) not found$3: reseat it, or replace it"
+			_mm_cmd=''
+			continue
+		fi
+		ident_words
+		_mm_w=$IW
+		if ! ident_known; then
+			warn "array $1: member $_mm_i ($_mm_w) not found$3: reseat it, or replace it (nothing recorded identifies it: no other device can be told to be it)"
+			_mm_cmd=''
+			continue
+		fi
+		_mm_found=$(ident_find)
+		if [ -z "$_mm_found" ]; then
+			warn "array $1: member $_mm_i ($_mm_w) not found$3: reseat it, or replace it"
+			_mm_cmd=''
+			continue
+		fi
+		for _mm_n in $_mm_found; do
+			_mm_d=$(devpath "$_mm_n") || _mm_d=/dev/$_mm_n
+			_mm_s="the drive is present as ${_mm_d#/dev/}"
+			if _mm_why=$(in_use "$_mm_d"); then
+				warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, but in use ($_mm_why)"
+				_mm_cmd=''
+				continue
+			fi
+			read_label "$_mm_d"
+			case $? in
+			0)
+				if [ "$L_UUID" = "$2" ] && [ "$L_INDEX" = "$_mm_i" ]; then
+					if [ -n "${_as_exact-}" ]; then
+						_mm_why="not among the devices given"
+					else
+						_mm_why="it appeared just now: assemble again"
+					fi
+					warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, with its label ($_mm_why)"
+				else
+					warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, but it carries a label of array $L_NAME (member $L_INDEX) now"
+				fi
+				_mm_cmd='' ;;
+			1)
+				if _mm_why=$(foreign_signature "$_mm_d"); then
+					warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, without its label, and carries $_mm_why now: its data was overwritten?"
+					_mm_cmd=''
+				else
+					warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, without a label"
+					_mm_at="$_mm_at $_mm_d"
+				fi ;;
+			*)
+				warn "array $1: member $_mm_i ($_mm_w) not found$3: $_mm_s, its label damaged ($L_ERR)"
+				_mm_at="$_mm_at $_mm_d" ;;
+			esac
+		done
+		# one device, no more: else it cannot be said which is the member
+		case $_mm_at in
+		' '*' '*) _mm_cmd='' ;;
+		' '*) _mm_rest="$_mm_rest $_mm_i=${_mm_at# }" ;;
+		*) _mm_cmd='' ;;
+		esac
+	done
+	# a damaged label that no recorded identity explains may be a member
+	while IFS='|' read -r _mm_d _mm_why; do
+		case " $_mm_rest" in *"=$_mm_d "* | *"=$_mm_d") continue ;; esac
+		warn "$_mm_d: $_mm_why: it may be member$MISSING of array $1"
 	done <"$TMPD/damaged"
-	_lh=''
-	for _lh_d in $(candidates); do
-		grep -q "^$_lh_d|" "$TMPD/labels" "$TMPD/damaged" "$TMPD/shadowed" && continue
-		in_use "$_lh_d" >/dev/null && continue
-		[ "$(devsize "$_lh_d")" -ge "$_lh_need" ] || continue
-		if _lh_sig=$(foreign_signature "$_lh_d"); then
-			_lh="$_lh ${_lh_d#/dev/} (carries $_lh_sig)"
+	[ -n "$_mm_cmd" ] && [ -n "$_mm_rest" ] || return 0
+	# every member in order: the survivors' devices and the found ones
+	_mm_c='' _mm_k=0
+	_mm_count=$(label_awk -v u="$2" '$UUID == u {print $COUNT; exit}' "$TMPD/labels")
+	while [ "$_mm_k" -lt "$_mm_count" ]; do
+		_mm_d=$(label_awk -v u="$2" -v k="$_mm_k" '$UUID == u && $INDEX == k {print $DEV; exit}' "$TMPD/set")
+		if [ -z "$_mm_d" ]; then
+			for _mm_r in $_mm_rest; do
+				[ "${_mm_r%%=*}" = "$_mm_k" ] && _mm_d=${_mm_r#*=}
+			done
+		fi
+		[ -n "$_mm_d" ] || return 0
+		_mm_c="$_mm_c $_mm_d"
+		_mm_k=$((_mm_k + 1))
+	done
+	warn "array $1: if only the label of member$MISSING was lost (its data is intact), '$PROG create --assume-clean --name $1$_mm_c' writes it back and nothing else"
+}
+
+# missing_words UUID: the members MISSING of array UUID as words, each
+# with the drive its labels record: "member 3 (Samsung SSD 990 PRO, serial
+# S6Z2NJ0W)"
+missing_words() {
+	_mw=''
+	for _mw_i in $MISSING; do
+		if rec_ident "$1" "$_mw_i"; then
+			ident_words
+			_mw="$_mw, member $_mw_i ($IW)"
 		else
-			_lh="$_lh ${_lh_d#/dev/}"
+			_mw="$_mw, member $_mw_i"
 		fi
 	done
-	if [ -n "$_lh" ]; then
-		warn "array $1: devices without a label that could be member$MISSING:$_lh; if its label was lost, '$PROG create --assume-clean --name $1 DEV...' (every member, in order) writes it back"
-	else
-		warn "array $1: no device without a label is large enough to be member$MISSING"
-	fi
+	echo "${_mw#, }"
 }
 
 # set_table: the table of the set check_set accepted, members as
@@ -229,7 +321,7 @@ assemble_set() {
 	# report with a fresh scan: a pass over every device can take longer
 	# than a member takes to appear (seconds on a loaded or emulated
 	# machine), and a member that came while the last pass ran must be
-	# taken, not named as a device without a label (lost_hint)
+	# taken, not named as missing (missing_members)
 	# shellcheck disable=SC2046 # a list of device paths
 	[ -n "$_as_exact" ] || collect $(candidates)
 	assemble_found "$_as_want" "$_as_exact" report
@@ -334,12 +426,7 @@ assemble_found() {
 			fi
 			_af_incomplete=1
 			if [ -n "${3:-}" ]; then
-				_af_m=$(label_awk -v u="$_af_u" '$UUID == u {print $MEMBERS; exit}' "$TMPD/labels")
-				for _af_i in $MISSING; do
-					warn "array $_af_nm: member $_af_i ($(echo "$_af_m" | cut -d, -f$((_af_i + 1)))) not found (incomplete)"
-				done
-				# (by devices, a damaged or missing label was refused above)
-				[ -n "$2" ] || lost_hint "$_af_nm" "$_af_u"
+				missing_members "$_af_nm" "$_af_u" " (incomplete)"
 			fi ;;
 		*) cat "$TMPD/why" >&2; [ "$_af_c" -gt "$_af_rc" ] && _af_rc=$_af_c ;;
 		esac
@@ -455,7 +542,7 @@ assemble_boot_late() {
 		case " $_bl_want " in *" $_bl_n "* | *" uuid=$_bl_u "*) continue ;; esac
 		_bl_did=1
 		assemble_found "$_bl_n" ""
-		[ $? = 4 ] && say "array $_bl_n is incomplete: udev assembles it when its last member appears"
+		[ $? = 4 ] && say "array $_bl_n is incomplete: udev assembles it when its last member appears ($(missing_words "$_bl_u") not present)"
 	done
 	if [ -z "$_bl_did" ] && [ -z "$_bl_want" ]; then
 		_bl_act=$(active_arrays | tr '\n' ' ')
@@ -512,7 +599,7 @@ assemble_incremental() {
 	case $? in
 	0) ;;
 	4)
-		say "array $_in_n: $(plural $(($(wc -l <"$TMPD/set"))) member) of $L_COUNT present, waiting for the others"
+		say "array $_in_n: $(plural $(($(wc -l <"$TMPD/set"))) member) of $L_COUNT present, waiting for $(missing_words "$_in_u")"
 		incremental_result incomplete
 		return 0 ;;
 	*) cat "$TMPD/why" >&2; return 3 ;;

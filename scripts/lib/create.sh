@@ -29,21 +29,32 @@ anywhere on the line; -- ends them.
                  and accept a wasteful geometry or two members on one drive;
                  mounted, open or held devices are always refused
   --assume-clean the devices already are array NAME, in this order, and
-                 some lost their label: write back only the missing labels
-                 (same array and member uuids), nothing else, and activate.
+                 some lost their label: write back the missing labels (same
+                 array and member uuids), rewrite the others with the next
+                 generation and every member's drive, write nothing but
+                 these label blocks, and activate.
                  Refused unless the devices that kept a label say they are
                  these members of NAME, with this many members, the chunk
                  given (if any) and the geometry these devices give, no
-                 other device carries the array's label, and no device
-                 given carries anything else now.  With no label left at
-                 all it needs --force and --chunk and writes new labels
-                 (new uuids; get the order right)
+                 other device carries the array's label, no device given
+                 carries anything else now, and each device given for a
+                 lost member is the drive the labels record for it (its
+                 WWN/id, else serial and model, and its size): a blank disk
+                 is not the lost member.  --force writes where the labels
+                 record another drive, no drive that can be told (a dm or
+                 loop device without an id) or no drive at all (labels of
+                 version 1), and says what was recorded and what it found.
+                 With no label left at all it needs --force and --chunk and
+                 writes new labels (new uuids; get the order right)
 
 Refused without --force (exit 3), every such device named on a line:
   - a device carrying data (see --force);
   - a member leaving unused more than one chunk, or more than 5 % of the
     smallest member (mixed sizes, a chunk too big for the members);
   - two members on one physical drive (the same serial or WWN).
+Every label records every member's drive (WWN or serial, model, size)
+and a generation; an array whose labels would not fit the 4 KiB label
+block (many members with long identities) is refused.
 
 Exit: 0 created, 1 failed, 2 usage, 3 refused (device in use or holds data,
 wasteful geometry, one drive twice), 4 a device not found.
@@ -258,12 +269,21 @@ cmd_create() {
 			_cr_no 3 "an array called $name already exists on $other (see '$PROG list')"
 	done
 	[ "$_cr_rc" = 0 ] || die "$_cr_rc" "create refused; nothing was written"
+	uuid=$(newuuid)
+	members='' all=''
+	i=0
+	for d in $devs; do
+		members="$members${members:+,}$(newuuid)" all="$all $i"
+		i=$((i + 1))
+	done
+	# every label, each recording every member's drive, before the first
+	# write: they must fit their block
+	L_NAME=$name L_UUID=$uuid L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
+	L_MEMBERS=$members L_CREATED=$(date +%s) L_GEN=1
+	labels_make "$devs" "$all" || die 3 "$L_ERR; create refused; nothing was written"
 	printf '%s' "$_cr_forced" | while IFS= read -r l; do warn "$l"; done
 	load_module
 
-	uuid=$(newuuid)
-	members=''
-	for d in $devs; do members="$members${members:+,}$(newuuid)"; done
 	if [ -n "$trim" ]; then
 		for d in $devs; do trim_device "$d"; done
 	fi
@@ -277,13 +297,7 @@ cmd_create() {
 		zero_range "$d" 0 "$DATA_OFFSET" || die 1 "cannot write to $d"
 		zero_range "$d" $((sz - TAIL)) "$TAIL" || die 1 "cannot write to $d"
 		drop_partitions "$d"
-		L_NAME=$name L_UUID=$uuid L_MEMBER=$(echo "$members" | cut -d, -f$((i + 1)))
-		L_INDEX=$i L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
-		L_MEMBERS=$members L_CREATED=''
-		# from a file, so dd reads the label in one piece and pads it
-		label_block >"$TMPD/label"
-		_cr_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
-			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cr_e" | tail -n 1)"
+		label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
 		say "member ${d#/dev/}: $(human "$sz"), uses $(human "$data")"
 		i=$((i + 1))
 	done
@@ -297,7 +311,7 @@ cmd_create() {
 # chunk ("" if not given), chunk_s and force of cmd_create.  Every check
 # runs before the first write.
 create_clean() {
-	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new=''
+	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES=''
 	_cc_no() { warn "$2"; [ "$1" -gt "$_cc_rc" ] && _cc_rc=$1; }
 	find_blkid
 	for d in "$@"; do
@@ -328,6 +342,8 @@ create_clean() {
 				"$R_UUID|$R_COUNT|$R_CHUNK|$R_OFFSET|$R_DATA|$R_MEMBERS" ]; then
 				_cc_no 3 "$c and $_cc_ref carry labels of two different arrays called $name"
 			fi
+			# the drives the newest label records (none in version 1)
+			if [ "$L_GEN" -gt "$R_GEN" ]; then R_GEN=$L_GEN R_DRIVES=$L_DRIVES; fi
 			continue ;;
 		3)
 			# a newer tool's label: not ours to judge
@@ -380,22 +396,81 @@ create_clean() {
 		_cc_data=$(( (min - R_OFFSET - TAIL) / R_CHUNK * R_CHUNK ))
 		[ "$_cc_data" = "$R_DATA" ] ||
 			die 3 "these devices give members of $(human "$_cc_data"), array $name's labels say $(human "$R_DATA"): not the devices of $name?"
+		# a lost member is written only onto the drive its labels record
+		_cc_forced=''
+		for l in $_cc_lost; do
+			i=${l%%=*} d=${l#*=}
+			if ! create_clean_ident "$i" "$d"; then
+				if [ -n "$force" ]; then
+					_cc_forced="$_cc_forced$WHY: writing it anyway (--force)$NL"
+				else
+					_cc_no 3 "$WHY; --force writes it anyway"
+				fi
+			fi
+		done
+		[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
+		printf '%s' "$_cc_forced" | while IFS= read -r l; do warn "$l"; done
 	fi
+	# every member's label, of the next generation, records the drives of
+	# all the devices given: the survivors' too, or they would go on naming
+	# a drive that is no longer the member's (after --force), or none (a
+	# version 1 label)
+	L_NAME=$name L_UUID=$R_UUID L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET
+	L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED L_GEN=$((R_GEN + 1))
+	[ -z "$_cc_new" ] || L_GEN=1
+	_cc_which='' i=0
+	for d in $devs; do _cc_which="$_cc_which $i" i=$((i + 1)); done
+	labels_make "$devs" "$_cc_which" || die 3 "$L_ERR; create --assume-clean refused; nothing was written"
 	load_module
+	# the lost labels first: a run cut short leaves the survivors as they were
 	for l in $_cc_lost; do
 		i=${l%%=*} d=${l#*=}
-		L_NAME=$name L_UUID=$R_UUID L_MEMBER=$(echo "$R_MEMBERS" | cut -d, -f$((i + 1)))
-		L_INDEX=$i L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET L_DATA=$R_DATA
-		L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED
-		label_block >"$TMPD/label"
-		_cc_e=$(dd if="$TMPD/label" of="$d" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) ||
-			die 1 "cannot write the label to $d: $(printf '%s\n' "$_cc_e" | tail -n 1)"
+		label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
 		if [ -n "$_cc_new" ]; then
 			say "member $i: wrote a new label of array $name to ${d#/dev/} (nothing else)"
 		else
 			say "member $i: wrote the label of array $name back to ${d#/dev/} (nothing else)"
 		fi
 	done
+	i=0
+	for d in $devs; do
+		case " $_cc_lost " in
+		*" $i=$d "*) ;;
+		*)
+			label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
+			say "member $i: rewrote the label of array $name on ${d#/dev/}: generation $L_GEN, every member's drive (nothing else)" ;;
+		esac
+		i=$((i + 1))
+	done
 	# shellcheck disable=SC2086
 	assemble_set "" 0 $devs || die 1 "wrote the labels, but could not activate $name"
+}
+
+# create_clean_ident I DEV: DEV is the drive the newest label of the
+# array (R_DRIVES, from R_GEN) records for lost member I; else false, and
+# WHY says why it cannot be told or what differs
+create_clean_ident() {
+	WHY=''
+	if [ -z "$R_DRIVES" ]; then
+		WHY="labels of version 1 record no drive identity: cannot tell that $2 is the lost member $1 of $name"
+		return 1
+	fi
+	if ! drives_ident "$R_DRIVES" "$1"; then
+		WHY="the labels of $name record no drive for member $1: cannot tell that $2 is it"
+		return 1
+	fi
+	ident_words
+	if ! ident_known; then
+		WHY="nothing recorded identifies member $1 of $name ($IW): cannot tell that $2 is it"
+		return 1
+	fi
+	ident_of "$2" || ident_none
+	ident_match && return 0
+	ident_full
+	WHY="$2 is not member $1 of $name: its labels record $IW for it"
+	ident_full D
+	WHY="$WHY, and $2 is $IW"
+	_ci_at=$(ident_find | tr '\n' ' ')
+	[ -z "$_ci_at" ] || WHY="$WHY; the recorded drive is present as ${_ci_at% }"
+	return 1
 }

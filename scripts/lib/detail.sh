@@ -9,14 +9,17 @@ help_detail() {
 usage: $PROG detail NAME [--json]
 
 One active array's whole picture, as 'mdadm --detail': name, uuid, creation
-time (ISO 8601 UTC, from member 0's label; - for a raw dmsetup array),
+time (ISO 8601 UTC, from the members' labels; - for a raw dmsetup array),
 array state, members, chunk and size; discard passdown, per-member
 statistics and every health threshold (the live table's value, or the
 target's default; a changed one says its default); then per member its
 index, device, model, serial, size, state, errors, retries, recent mean
 latency and what its drive says of its health (SMART: ok, warning,
-critical or unknown; every figure in --json), and a line for each drive
-that is not ok.  --json prints the same as one object.  Reads only.
+critical or unknown; every figure in --json, with the drive its labels
+record: recorded_id, recorded_serial, recorded_model), a line for each
+member whose device is gone (the drive its labels record: reseat it, or
+replace it; or where it is now) and for each drive that is not ok.
+--json prints the same as one object.  Reads only.
 Exit: 0 (whatever the state: status exits by state), 2 usage, 4 no such
 array.
 EOF
@@ -66,12 +69,11 @@ cmd_detail() {
 	case $u in "$DM_UUID_PREFIX"*) u=${u#"$DM_UUID_PREFIX"} ;; *) u='' ;; esac
 	feats=$(table_features "$nm")
 	feat() { printf '%s\n' "$feats" | awk -v k="$1" '$1 == k {print $2; exit}'; }
-	# the creation time from member 0's label (arrays made by this tool)
+	# the creation time and the members' drives from the labels of the
+	# members still there (arrays made by this tool)
 	created=''
-	member_info "$s" 0
-	if _de_d=$(devpath "$M_DEV") && read_label "$_de_d" && [ "$L_UUID" = "$u" ]; then
-		case $L_CREATED in '' | *[!0-9]*) ;; *) created=$(iso_time "$L_CREATED") ;; esac
-	fi
+	recorded_load "$s" "$u"
+	case $REC_CREATED in '' | *[!0-9]*) ;; *) created=$(iso_time "$REC_CREATED") ;; esac
 	pd=$(feat discard_passdown) stats=$(feat stats)
 	onoff() { if [ "$1" = 1 ]; then echo on; else echo off; fi; }
 	jbool() { if [ "$1" = 1 ]; then echo true; else echo false; fi; }
@@ -110,10 +112,10 @@ cmd_detail() {
 		member_columns d
 		member_row header
 	fi
-	DRIVE_NOTES=''
+	DRIVE_NOTES='' GONE_NOTES=''
 	# shellcheck disable=SC2086 # the member states are words
 	members_out "$s" d "$json" ${snap#* }
 	[ -n "$json" ] && printf ']}\n'
-	[ -n "$json" ] || printf '%s' "$DRIVE_NOTES"
+	[ -n "$json" ] || printf '%s' "$GONE_NOTES$DRIVE_NOTES"
 	return 0
 }

@@ -5,7 +5,8 @@
 # reading, checking and making one, and reading every device's.
 
 MAGIC=SSDSTRIPE-LABEL
-LABEL_VERSION=1
+LABEL_VERSION=2			# what this tool writes
+LABEL_READS='1 and 2'		# the versions it reads
 LABEL_BLOCK=4096		# bytes; the label is the second 4 KiB block
 DATA_OFFSET=2048		# sectors (1 MiB): data start on every member
 TAIL=2048			# sectors left unused (and zeroed) at the end
@@ -19,20 +20,24 @@ sha256() { sha256sum | cut -d' ' -f1; }
 
 # The label's fields, in the order of its text: KEY=value in the label,
 # L_NAME-style variable in the tool.  read_label sets them, label_block
-# writes them, and nothing else knows a label's layout.
+# writes them, and nothing else knows a label's layout.  Version 2 added
+# generation (GEN; 0 for a version 1 label) and, after the keys, one
+# drive.K line per member K: the identity of its drive (ident.sh), which
+# read_label gives as L_DRIVES, a "K=identity" line per member.
 LABEL_KEYS='array_uuid:UUID name:NAME member_uuid:MEMBER index:INDEX count:COUNT
 chunk_sectors:CHUNK data_offset:OFFSET data_sectors:DATA members:MEMBERS
-created:CREATED'
+created:CREATED generation:GEN'
 
-# read_label DEV: sets L_* from DEV's label.  Returns 0 valid, 1 no label,
-# 2 damaged (L_ERR says why), 3 unsupported version.
+# read_label DEV: sets L_* (and L_VERSION, L_DRIVES) from DEV's label.
+# Returns 0 valid, 1 no label, 2 damaged (L_ERR says why), 3 unsupported
+# version.
 read_label() {
-	L_ERR='' L_TEXT=''
+	L_ERR='' L_TEXT='' L_VERSION='' L_DRIVES=''
 	L_TEXT=$(label_text "$1") || return 1
 	_rl_first=${L_TEXT%%"$NL"*}
 	case $_rl_first in
-	"$MAGIC $LABEL_VERSION") ;;
-	"$MAGIC "*) L_ERR="label version ${_rl_first#"$MAGIC "} (this tool reads $LABEL_VERSION)"; return 3 ;;
+	"$MAGIC 1" | "$MAGIC 2") L_VERSION=${_rl_first#"$MAGIC "} ;;
+	"$MAGIC "*) L_ERR="label version ${_rl_first#"$MAGIC "} (this tool reads $LABEL_READS)"; return 3 ;;
 	*) return 1 ;;
 	esac
 	_rl_body=$(printf '%s\n' "$L_TEXT" | sed '/^checksum=/,$d')
@@ -48,6 +53,14 @@ read_label() {
 		_rl_k=${_rl_l%%=*}
 		case $_rl_l in *=*) ;; *) continue ;; esac
 		case $_rl_seen in *" $_rl_k "*) continue ;; esac
+		case $_rl_k in
+		drive.*)
+			_rl_i=${_rl_k#drive.}
+			case $_rl_i in '' | *[!0-9]* | 0?*) continue ;; esac
+			L_DRIVES="$L_DRIVES$_rl_i=${_rl_l#*=}$NL"
+			_rl_seen="$_rl_seen$_rl_k "
+			continue ;;
+		esac
 		for _rl_kv in $LABEL_KEYS; do
 			[ "${_rl_kv%%:*}" = "$_rl_k" ] || continue
 			eval "L_${_rl_kv#*:}=\${_rl_l#*=}"
@@ -57,7 +70,9 @@ read_label() {
 	done <<EOF
 $_rl_body
 EOF
-	for _rl_n in "$L_INDEX" "$L_COUNT" "$L_CHUNK" "$L_OFFSET" "$L_DATA"; do
+	# version 1 knew no generation and no drives
+	[ "$L_VERSION" = 1 ] && L_GEN=0 L_DRIVES=''
+	for _rl_n in "$L_INDEX" "$L_COUNT" "$L_CHUNK" "$L_OFFSET" "$L_DATA" "$L_GEN"; do
 		case $_rl_n in
 		'' | *[!0-9]*) L_ERR="label field missing or not a number"; return 2 ;;
 		esac
@@ -69,15 +84,58 @@ EOF
 	return 0
 }
 
-# label_block: the label text of the L_* fields (L_CREATED empty: now)
+# label_block: the label text of the L_* fields, always of this tool's
+# version (L_CREATED empty: now; L_GEN empty: 1), the L_DRIVES lines after
+# the keys
 label_block() {
 	_lb_body="$MAGIC $LABEL_VERSION"
 	for _lb_kv in $LABEL_KEYS; do
 		eval "_lb_v=\${L_${_lb_kv#*:}}"
-		[ "${_lb_kv#*:}" = CREATED ] && [ -z "$_lb_v" ] && _lb_v=$(date +%s)
+		case ${_lb_kv#*:} in
+		CREATED) [ -n "$_lb_v" ] || _lb_v=$(date +%s) ;;
+		GEN) [ -n "$_lb_v" ] || _lb_v=1 ;;
+		esac
 		_lb_body="$_lb_body$NL${_lb_kv%%:*}=$_lb_v"
 	done
+	while IFS= read -r _lb_d; do
+		[ -n "$_lb_d" ] && _lb_body="$_lb_body${NL}drive.$_lb_d"
+	done <<EOF
+$L_DRIVES
+EOF
 	printf '%s\nchecksum=sha256:%s\n' "$_lb_body" "$(printf '%s\n' "$_lb_body" | sha256)"
+}
+
+# The one label writer.  labels_make DEVS WHICH: the labels of array L_*
+# (L_UUID L_NAME L_COUNT L_CHUNK L_OFFSET L_DATA L_MEMBERS L_CREATED, and
+# L_GEN: the generation they get) for the members WHICH ("0 3": indices),
+# in $TMPD/label.I, each recording the identity of every member's drive:
+# DEVS are the devices of all members, in index order.  Writes nothing to
+# a device; false, with L_ERR, when a label would not fit its block (then
+# no member may be written).  label_write DEV I then writes label I to DEV.
+labels_make() {
+	L_DRIVES='' _lk_i=0
+	for _lk_d in $1; do
+		ident_of "$_lk_d" || ident_none
+		L_DRIVES="$L_DRIVES$_lk_i=$(ident_line)$NL"
+		_lk_i=$((_lk_i + 1))
+	done
+	for _lk_i in $2; do
+		L_INDEX=$_lk_i
+		L_MEMBER=$(echo "$L_MEMBERS" | cut -d, -f$((_lk_i + 1)))
+		label_block >"$TMPD/label.$_lk_i"
+		_lk_n=$(wc -c <"$TMPD/label.$_lk_i")
+		if [ "$_lk_n" -gt "$LABEL_BLOCK" ]; then
+			L_ERR="a label of these $(plural "$L_COUNT" member) would take $_lk_n bytes, more than the $LABEL_BLOCK of its block (each label records every member's drive): use fewer members"
+			return 1
+		fi
+	done
+	return 0
+}
+label_write() {
+	_lw_e=$(dd if="$TMPD/label.$2" of="$1" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) &&
+		return 0
+	L_ERR=$(printf '%s\n' "$_lw_e" | tail -n 1)
+	return 1
 }
 
 newuuid() { cat /proc/sys/kernel/random/uuid; }
@@ -92,7 +150,7 @@ zero_label() { zero_range "$1" $((LABEL_BLOCK / 512)) $((LABEL_BLOCK / 512)); }
 # whose label is shadowed by another signature, what that is.  DEV comes
 # first (grep "^DEV|" finds a device's record); everything else reads
 # records by field name: label_rec in the shell, label_awk in awk.
-LABEL_FIELDS='DEV UUID NAME MEMBER INDEX COUNT CHUNK OFFSET DATA MEMBERS SIZE WHAT'
+LABEL_FIELDS='DEV UUID NAME MEMBER INDEX COUNT CHUNK OFFSET DATA MEMBERS SIZE WHAT GEN VERSION'
 LABEL_VARS='' LABEL_AWK='' _lf_i=0
 for _lf in $LABEL_FIELDS; do
 	_lf_i=$((_lf_i + 1))
@@ -131,12 +189,14 @@ has_shadowed() {
 # $TMPD/labels; labelled devices that carry another signature now (a file
 # system, swap, a partition table, md, LVM: re-used since the array was
 # made) in $TMPD/shadowed, never taken; damaged labels in $TMPD/damaged as
-# "dev|reason"
+# "dev|reason".  The drives the valid labels record go to $TMPD/idents as
+# "UUID GEN K identity" lines (rec_ident reads them).
 collect() {
 	tmpdir
 	: >"$TMPD/labels"
 	: >"$TMPD/damaged"
 	: >"$TMPD/shadowed"
+	: >"$TMPD/idents"
 	for _co in "$@"; do
 		read_label "$_co"
 		_co_rc=$?
@@ -145,6 +205,7 @@ collect() {
 		if shadowed "$_co"; then
 			if [ "$_co_rc" != 0 ]; then
 				for _co_kv in $LABEL_KEYS; do eval "L_${_co_kv#*:}=''"; done
+				L_VERSION=''
 			fi
 			L_WHAT=$SHADOW
 			label_record >>"$TMPD/shadowed"
@@ -153,8 +214,17 @@ collect() {
 		case $_co_rc in
 		0)
 			L_SIZE=$(devsize "$_co")
-			label_record >>"$TMPD/labels" ;;
+			label_record >>"$TMPD/labels"
+			idents_add ;;
 		2 | 3) printf '%s|%s\n' "$_co" "$L_ERR" >>"$TMPD/damaged" ;;
 		esac
 	done
+}
+# idents_add: the drives of the label just read, to $TMPD/idents
+idents_add() {
+	while IFS= read -r _ia; do
+		[ -n "$_ia" ] && printf '%s %s %s %s\n' "$L_UUID" "$L_GEN" "${_ia%%=*}" "${_ia#*=}"
+	done >>"$TMPD/idents" <<EOF
+$L_DRIVES
+EOF
 }

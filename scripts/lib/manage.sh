@@ -47,7 +47,9 @@ Columns: NAME STATE MEMBERS SIZE CHUNK UUID
 STATE is the array state when active; inactive; or shadowed when a member's
 label is shadowed by another signature (a file system, swap, a partition
 table: the device was re-used), which assemble refuses; a line on stderr
-names the device.
+names the device.  A line on stderr names each member that is missing
+(of an inactive array) or gone (from an active one) by the drive its
+labels record, and says what to do, or where that drive is now.
 EOF
 }
 cmd_list() {
@@ -64,6 +66,7 @@ cmd_list() {
 			"$(cat "$_li_s/ssdstripe/member_count" 2>/dev/null || echo '?')" \
 			"$(human "$(cat "$_li_s/size")")" \
 			"$(human "$(cat "$_li_s/ssdstripe/chunk_sectors" 2>/dev/null || echo 0)")" "${_li_u:--}"
+		list_gone "$nm" "$_li_s/ssdstripe" "$_li_u"
 	done
 	# the geometry from any member: labelled, or shadowed (same fields)
 	label_awk '$UUID != ""' "$TMPD/labels" "$TMPD/shadowed" |
@@ -75,6 +78,11 @@ cmd_list() {
 		has_shadowed "$L_UUID" && st=shadowed
 		printf '%-16s %-9s %7s %10s %9s %s\n' "$L_NAME" "$st" "$have/$L_COUNT" \
 			"$(human $((L_DATA * L_COUNT)))" "$(human "$L_CHUNK")" "$L_UUID"
+		[ "$st" = inactive ] || continue
+		[ "$have" -lt "$L_COUNT" ] || continue
+		_li_n=$L_NAME
+		check_set "$L_UUID" 2>/dev/null
+		[ $? = 4 ] && missing_members "$_li_n" "$L_UUID" ""
 	done
 	while IFS= read -r _li_l; do
 		label_rec "$_li_l"
@@ -83,12 +91,32 @@ cmd_list() {
 	return 0
 }
 
+# list_gone NAME ARRAYSYS UUID: a line on stderr for each member of active
+# array NAME whose device is gone (gone_note's)
+list_gone() {
+	_lg_n=$(cat "$2/member_count" 2>/dev/null) || return 0
+	recorded_load "$2" "$3"
+	GONE_NOTES='' M_INDEX=0
+	while [ "$M_INDEX" -lt "$_lg_n" ]; do
+		M_GONE=''
+		member_gone "$2/members/$M_INDEX" && M_GONE=1
+		gone_note
+		M_INDEX=$((M_INDEX + 1))
+	done
+	printf '%s' "$GONE_NOTES" | while IFS= read -r _lg_l; do
+		warn "array $1: ${_lg_l#  }"
+	done
+	REC_DRIVES='' REC_DEVS=''
+}
+
 help_table() {
 	cat <<EOF
 usage: $PROG table NAME
 
 Print the device-mapper table of array NAME: the live one if it is active,
 else the one assemble would load, computed from the labels (read only).
+A member that is missing is named by the drive its labels record, as
+assemble names it.
 Exit: 0, 3 incomplete or inconsistent set, 4 not found.
 EOF
 }
@@ -114,7 +142,7 @@ cmd_table() {
 	case $? in
 	0) set_table ;;
 	4)
-		lost_hint "$1" "$u"
+		missing_members "$1" "$u" ""
 		die 3 "array $1 is incomplete (member$MISSING not found): no table" ;;
 	*) die 3 "array $1 is inconsistent: no table" ;;
 	esac

@@ -14,8 +14,11 @@
 #            empty, s string or null when empty, S string
 #   in       the --json objects that carry it: s status, d detail
 #   status   its column in the status table: POSITION:HEADER:FORMAT:SHOW,
-#            - for none; SHOW num (as is), str (- when empty), dev (the
-#            device's name), human (sectors as 1.5 GiB), temp (42C or -)
+#            - for none; SHOW num (as is), str (- when empty), rec (str;
+#            for a member whose device is gone, M_R<name>: what its labels
+#            recorded), dev (the device's name; "(gone)"), human (sectors
+#            as 1.5 GiB), size (human; - when the device is gone), temp
+#            (42C or -)
 #   detail   its column in the detail table, as status
 #   metric   Prometheus: NAME:TYPE:UNIT (UNIT - as is, bytes from sectors,
 #            seconds from microseconds, ms: seconds from milliseconds,
@@ -31,10 +34,13 @@
 # it for each member after its own pass.
 MEMBER_FIELDS='INDEX|-|index:n|sd|1:#:%-2s:num|1:#:%-2s:num|key:member|
 DEV|-|device:S|sd|2:DEVICE:%-14s:dev|2:DEVICE:%-14s:dev|info:device|
-MODEL|-|model:s|sd|3:MODEL:%-20.20s:str|3:MODEL:%-20.20s:str|info:model|
-SERIAL|-|serial:s|sd|4:SERIAL:%-12.12s:str|4:SERIAL:%-12.12s:str|key:serial|
+MODEL|-|model:s|sd|3:MODEL:%-20.20s:rec|3:MODEL:%-20.20s:rec|info:model|
+SERIAL|-|serial:s|sd|4:SERIAL:%-12.12s:rec|4:SERIAL:%-12.12s:rec|key:serial|
 FW|-|-||-|-|info:firmware|
-SIZE|-|size_sectors:n|d|-|5:SIZE:%10s:human|-|
+SIZE|-|size_sectors:n|d|-|5:SIZE:%10s:size|-|
+RID|-|recorded_id:s|sd|-|-|-|
+RSERIAL|-|recorded_serial:s|sd|-|-|-|
+RMODEL|-|recorded_model:s|sd|-|-|-|
 state|-|state:S|sd|5:STATE:%-8s:num|6:STATE:%-8s:num|ssdstripe_member_state:gauge:state|Member state (ok, slow, erroring, stalled, failed): 1 for the current one, 0 for the others.
 read_ios|sysfs|read_ios:n|s|6:READS:%10s:num|-|ssdstripe_member_reads_total:counter:-|Read requests sent to the member (read_ios).
 write_ios|sysfs|write_ios:n|s|7:WRITES:%10s:num|-|ssdstripe_member_writes_total:counter:-|Write requests sent to the member (write_ios).
@@ -59,13 +65,19 @@ MEMBER_GATHER=''
 
 # shellcheck disable=SC2034 # the M_ fields are read by name (MEMBER_FIELDS)
 # member_info ARRAYSYS I [STATE]: sets M_<name> of every field of member I
-# in one pass (M_state = STATE, as the caller's snapshot has it)
+# in one pass (M_state = STATE, as the caller's snapshot has it); M_GONE
+# is 1 when its device is gone (pulled, removed), and the M_R* fields are
+# what the labels recorded for it (REC_DRIVES, from recorded_load)
 member_info() {
 	_mi=$1/members/$2
 	M_INDEX=$2 M_state=${3-}
 	M_DEV=$(readlink -f "$_mi/block" 2>/dev/null)
 	M_DEV=${M_DEV##*/}
-	M_MODEL='' M_SERIAL='' M_FW='' M_TEMP=''
+	M_MODEL='' M_SERIAL='' M_FW='' M_TEMP='' M_GONE='' M_RID='' M_RSERIAL='' M_RMODEL=''
+	member_gone "$_mi" && M_GONE=1 M_DEV=''
+	if [ -n "$REC_DRIVES" ] && drives_ident "$REC_DRIVES" "$2"; then
+		M_RID=$I_ID M_RSERIAL=$I_SERIAL M_RMODEL=$I_MODEL
+	fi
 	read_attr "/sys/class/block/$M_DEV/size" 0
 	M_SIZE=$V
 	_mi_b=/sys/class/block/$M_DEV
@@ -94,6 +106,69 @@ $MEMBER_FIELDS
 EOF
 	for _mi_g in $MEMBER_GATHER; do "$_mi_g" "$_mi_b"; done
 }
+
+# member_gone MEMBERSYS: the member's device is gone: its block link leads
+# nowhere, or to a device that is not the one the table holds (a pulled
+# drive back under its old name)
+member_gone() {
+	[ -e "$1/block/dev" ] || return 0
+	[ -n "${REC_DEVS-}" ] || return 1
+	read_attr "$1/block/dev"
+	case " $REC_DEVS " in *" $V "*) return 1 ;; esac
+	return 0
+}
+
+# recorded_load ARRAYSYS UUID: REC_DRIVES = the member drives the labels of
+# array UUID record (the highest generation's, read from the members still
+# there), REC_CREATED its creation time, REC_DEVS the members' major:minor
+# as the live table has them (ARRAYSYS's dm device); all empty for a raw
+# dmsetup array
+recorded_load() {
+	REC_DRIVES='' REC_CREATED='' REC_DEVS='' _rd_g=-1
+	[ -n "$2" ] || return 0
+	_rd_nm=$(cat "$1/../dm/name" 2>/dev/null)
+	[ -n "$_rd_nm" ] && REC_DEVS=$(dmsetup table "$_rd_nm" 2>/dev/null |
+		awk '$3 == "ssdstripe" {for (i = 6; i < 6 + 2 * $4; i += 2) printf "%s ", $i; exit}')
+	_rd_i=0
+	read_attr "$1/member_count" 0
+	_rd_n=$V
+	while [ "$_rd_i" -lt "$_rd_n" ]; do
+		_rd_m=$1/members/$_rd_i
+		_rd_i=$((_rd_i + 1))
+		member_gone "$_rd_m" && continue
+		_rd_d=$(readlink -f "$_rd_m/block" 2>/dev/null) || continue
+		_rd_d=$(devpath "${_rd_d##*/}") || continue
+		read_label "$_rd_d" || continue
+		[ "$L_UUID" = "$2" ] || continue
+		[ -n "$REC_CREATED" ] || REC_CREATED=$L_CREATED
+		[ "$L_GEN" -gt "$_rd_g" ] || continue
+		_rd_g=$L_GEN REC_DRIVES=$L_DRIVES
+	done
+	return 0
+}
+REC_DRIVES='' REC_DEVS=''
+
+# gone_note: GONE_NOTES gets a line for the member member_info just read
+# when its device is gone: the drive its labels record, and what to do,
+# or where the drive is now if it is back under another name
+gone_note() {
+	[ -n "$M_GONE" ] || return 0
+	if [ -z "$REC_DRIVES" ] || ! drives_ident "$REC_DRIVES" "$M_INDEX"; then
+		GONE_NOTES="$GONE_NOTES  member $M_INDEX is gone: reseat it, or replace it
+"
+		return 0
+	fi
+	ident_words
+	_gn=$(ident_find | tr '\n' ' ')
+	if [ -n "$_gn" ]; then
+		GONE_NOTES="$GONE_NOTES  member $M_INDEX ($IW) is gone from the array; the drive is present again as ${_gn% }: stop the array and assemble it again (writes while it was gone failed)
+"
+	else
+		GONE_NOTES="$GONE_NOTES  member $M_INDEX ($IW) is gone: reseat it, or replace it
+"
+	fi
+}
+GONE_NOTES=''
 
 json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '[:cntrl:]')"; }
 
@@ -173,8 +248,12 @@ member_row() {
 		eval "_mr_v=\${M_$_mr_n-}"
 		case ${_mr_c#*:} in
 		str) _mr_v=${_mr_v:--} ;;
-		dev) _mr_v=$(prettyname "$_mr_v") ;;
+		rec)
+			[ -z "$M_GONE" ] || eval "_mr_v=\${M_R$_mr_n-}"
+			_mr_v=${_mr_v:--} ;;
+		dev) if [ -n "$M_GONE" ]; then _mr_v='(gone)'; else _mr_v=$(prettyname "$_mr_v"); fi ;;
 		human) _mr_v=$(human "$_mr_v") ;;
+		size) if [ -n "$M_GONE" ]; then _mr_v=-; else _mr_v=$(human "$_mr_v"); fi ;;
 		temp) if [ -n "$_mr_v" ]; then _mr_v=${_mr_v}C; else _mr_v=-; fi ;;
 		esac
 		set -- "$@" "$_mr_v"
@@ -197,6 +276,7 @@ members_out() {
 			member_json "$_ms_v"
 		else
 			member_row
+			gone_note
 		fi
 		_ms_i=$((_ms_i + 1))
 	done

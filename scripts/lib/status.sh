@@ -10,7 +10,9 @@ help_status() {
 usage: $PROG status [NAME...] [--json]
 
 Health and statistics of active arrays and of each member: device, model and
-serial where the system has them, state (ok, slow, erroring, stalled, failed), I/O,
+serial where the system has them (for a member whose device is gone: the
+drive its labels record, and a line under the table says what to do, or
+where the drive is now), state (ok, slow, erroring, stalled, failed), I/O,
 errors, latency, discard totals, the NVMe temperature where hwmon has it and
 what the drive says of its own health (DRIVE: ok, warning, critical or
 unknown, from smartctl or nvme-cli, kept SMART_CACHE s, default 60; a line
@@ -86,11 +88,12 @@ cmd_status() {
 			advice "$nm" "$astate"
 			member_row header
 		fi
-		DRIVE_NOTES='' DRIVE_RC=0
+		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES=''
+		recorded_load "$s" "$u"
 		# shellcheck disable=SC2086 # the member states are words
 		members_out "$s" s "$json" ${snap#* }
 		[ -n "$json" ] && printf ']}'
-		[ -n "$json" ] || printf '%s' "$DRIVE_NOTES"
+		[ -n "$json" ] || printf '%s' "$GONE_NOTES$DRIVE_NOTES"
 		# a drive's own warning counts even while the I/O is fine
 		[ "$DRIVE_RC" -gt "$_su_rc" ] && _su_rc=$DRIVE_RC
 	done

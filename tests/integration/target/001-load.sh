@@ -30,7 +30,7 @@ want=$(cat /usr/lib/ssdstripe/VERSION)
 	fail "dmsetup targets says $(dmsetup targets | grep '^ssdstripe '), VERSION says $want"
 [ "$(cat /sys/module/$mod/version)" = "$want" ] ||
 	fail "MODULE_VERSION $(cat /sys/module/$mod/version), VERSION says $want"
-[ "$(ssdstripe --version)" = "ssdstripe $want (label version 1)" ] ||
+[ "$(ssdstripe --version)" = "ssdstripe $want (label version 2)" ] ||
 	fail "ssdstripe --version says '$(ssdstripe --version)', VERSION says $want"
 modprobe -r dm-ssdstripe || fail "modprobe -r failed with no array"
 loaded && fail "module still loaded after modprobe -r"

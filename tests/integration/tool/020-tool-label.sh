@@ -1,7 +1,9 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
 # ssdstripe create on four whole NVMe disks: the label round-trips (examine
-# shows what create wrote, checksum included), the array's table is what
+# shows what create wrote, checksum included; version 2, generation 1, and
+# every member's drive: the rig's model and serials, which examine finds
+# where they are), the array's table is what
 # `ssdstripe table` computes from the labels, member 0 does not look like a
 # file system to blkid even with ext4 on the array, and data written before
 # stop reads back after assemble.
@@ -16,7 +18,18 @@ must ssdstripe create --name lab --chunk 64K "$@"
 i=0
 for d in "$@"; do
 	ex=$(ssdstripe examine "$d") || fail "examine $d failed"
-	echo "$ex" | grep -qx "  SSDSTRIPE-LABEL 1" || fail "$d: no label header: $ex"
+	echo "$ex" | grep -qx "  SSDSTRIPE-LABEL 2" || fail "$d: no label header: $ex"
+	echo "$ex" | grep -qx "  generation=1" || fail "$d: generation: $ex"
+	k=0
+	for m in "$@"; do
+		echo "$ex" | grep -qE "^  drive\.$k=size:$(sectors "$m") type:nvme id:[!-~]+ serial:ssd$k model:QEMU NVMe Ctrl$" ||
+			fail "$d: the drive of member $k: $ex"
+		where=$m
+		[ "$k" = "$i" ] && where="this device"
+		echo "$ex" | grep -qx "  member $k (QEMU NVMe Ctrl, serial ssd$k): $where" ||
+			fail "$d: where member $k is: $ex"
+		k=$((k + 1))
+	done
 	echo "$ex" | grep -qx "  name=lab" || fail "$d: name: $ex"
 	echo "$ex" | grep -qx "  index=$i" || fail "$d: index: $ex"
 	echo "$ex" | grep -qx "  count=4" || fail "$d: count: $ex"

@@ -111,6 +111,7 @@ for k in $(echo "$j" | jq -r '.arrays[0].members[0] | to_entries[] | select(.val
 	read_sectors) m=read_bytes_total ;; write_sectors) m=written_bytes_total ;;
 	discard_sectors) m=discarded_bytes_total ;; latency_us) m=latency_seconds ;;
 	temperature_c) m=temperature_celsius ;; inflight) m=inflight ;;
+	waiting_ms) m=waiting_seconds ;; stalls) m=stalls_total ;;
 	# what the drive says (scripts/lib/smart.sh)
 	drive_critical_warning) m=$k ;; drive_wear_pct) m=drive_percentage_used ;;
 	drive_spare_pct) m=drive_available_spare ;;
