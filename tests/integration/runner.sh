@@ -5,7 +5,7 @@
 #   RESULT <name> PASS|FAIL|SKIP <reason>
 # line per test.  Argument: "all" (every group but those groups.conf marks
 # on-request) or a comma list of name prefixes (001,040 or 900: any group).
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 sel=${1:-all}
 dir=$(dirname "$0")
 per_test_timeout=${SSD_TEST_TIMEOUT:-300}

@@ -6,7 +6,9 @@
 # and counts errors, reads of member 2's chunks fail and of the others do
 # not, health names member 2 and only it, the data on members 0, 1 and 3
 # verifies, and removal and module unload succeed.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
+. /tests/integration/lib/faults.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=65536				# 32 MiB per member, 128 MiB array

@@ -5,15 +5,17 @@
 # fio finishes within its bound with no error and no verify failure,
 # health names member 1 slow and only it, the whole of region A still
 # verifies through the array, and removal and module unload succeed.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
+. /tests/integration/lib/faults.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=65536
 A=32
 RUN=$(health_secs 14)
 # min_ios 4: the slowed member completes few I/Os per window.  On the debug
-# kernel health_opts also widens the window to 4 s (see lib.sh): there the
-# whole guest completes a few dozen I/Os a second.
+# kernel health_opts also widens the window to 4 s (see lib/health.sh):
+# there the whole guest completes a few dozen I/Os a second.
 opts=$(health_opts)
 [ -n "$opts" ] || opts="-- min_ios 4"
 d0=$(disk 0) d1=$(disk 1) d2=$(disk 2) d3=$(disk 3)

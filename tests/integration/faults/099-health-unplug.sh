@@ -6,7 +6,9 @@
 # written before the unplug verifies on the three surviving SSDs, and
 # removal and module unload succeed.
 # Runs last: the SSD stays gone for the rest of the boot.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
+. /tests/integration/lib/faults.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=131072

@@ -5,7 +5,8 @@
 # erroring, never failed), array erroring, error counts only on the failing
 # member, dmsetup wait woke, a uevent listener saw the changes, and after
 # removal no sysfs directory remains and the module unloads.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=262144			# 128 MiB per member

@@ -4,7 +4,8 @@
 # few windows, not sustained fio); a member whose every I/O fails becomes
 # failed, and once it works again it is erroring, not ok: errors stay
 # flagged until clear_errors, which brings the array back to optimal.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=131072

@@ -5,7 +5,8 @@
 # no error, so neither may health.  Every member stays ok with 0 errors,
 # the array optimal, no "I/O error on member" is logged, and the retried
 # completions show in 'retries' (so the test proves they happened).
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=262144			# 128 MiB per member

@@ -6,7 +6,8 @@
 # the array erroring; it stays so over idle windows and clean reads, until
 # clear_errors makes it ok and optimal with its errors zeroed.  Events are
 # raised a bounded number of times.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=65536				# 32 MiB per member

@@ -6,7 +6,8 @@
 # Down for 3 s, so that whole windows see nothing but errors: that is what
 # made ABI v1 flip failed <-> erroring every window.  With 1 s down nearly
 # every 1 s window is mixed, and the old state machine would pass too.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=65536

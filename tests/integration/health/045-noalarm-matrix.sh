@@ -9,7 +9,8 @@
 #  fsync   ext4 whose whole journal sits in one chunk, so on one member,
 #          under fsync-per-write: that member gets every commit (FUA and
 #          flushes) on top of its share of the data, and must stay ok
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/health.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=262144			# 128 MiB per member

@@ -11,7 +11,8 @@
 # region and every file as written, no error counted on any member,
 # e2fsck clean, removal and module unload succeed.  On the debug kernel
 # the runner then fails on any kmemleak report, run.sh on any other.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/faults.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 secs=${SSD_SOAK_SECS:-600}

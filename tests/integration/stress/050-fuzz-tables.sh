@@ -11,7 +11,7 @@
 # SSD_FUZZ_SEED (default random) and SSD_FUZZ_COUNT (default 400) pick
 # the run; a failure prints the seed, the case and how to reproduce it:
 #   qemu/run.sh --tests 050 --guest-env SSD_FUZZ_SEED=S,SSD_FUZZ_COUNT=N
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 seed=${SSD_FUZZ_SEED:-$(($(od -An -N4 -tu4 /dev/urandom)))}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Module loads by modprobe and by dmsetup autoload, "dmsetup targets" lists
 # it, unloading is refused while an array exists and clean after removal.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 
 d0=$(disk 0); d1=$(disk 1)
 table=$(stripe_table "$TARGET" 2048 8 "$d0" 0 "$d1" 0)

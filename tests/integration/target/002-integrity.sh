@@ -6,7 +6,7 @@
 # gathers into one bio per member.
 # Overlapping writes are serialized (serialize_overlap): with blockalign
 # fio writes may overlap, and two in flight at once land in any order.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 
 MB=${INTEGRITY_MB:-$(scaled 32)}	# array size per geometry (8 on the debug kernel)
 nd=$(ndisks)

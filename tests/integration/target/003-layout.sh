@@ -5,7 +5,7 @@
 # same bytes back.  The direct writes and reads run from 512 B to 4 MiB at
 # alignments on and around every chunk edge of a stripe: ssdstripe gathers
 # each that spans chunks into one bio per member, and this is its oracle.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 
 [ "$TARGET" = striped ] && skip "target under test is striped itself"
 pat=$(pattern_file 24)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # ext4 on the array: mkfs, fill until full, files read back, e2fsck -fn clean.
-# (4 x 64 MiB; 4 x 16 MiB on the debug kernel, see scaled in lib.sh)
-. /tests/integration/lib.sh
+# (4 x 64 MiB; 4 x 16 MiB on the debug kernel, see scaled in lib/common.sh)
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/target.sh
 args='' i=0
 while [ $i -lt 4 ]; do args="$args $(disk $i) $((2048 + i * 8))"; i=$((i + 1)); done
 # shellcheck disable=SC2086

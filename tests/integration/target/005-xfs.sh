@@ -1,6 +1,7 @@
 #!/bin/sh
 # xfs on the array: mkfs, fill until full, xfs_repair -n clean.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/target.sh
 args='' i=0
 while [ $i -lt 3 ]; do args="$args $(disk $i) $((i * 24))"; i=$((i + 1)); done
 # non-power-of-two chunk (192 KiB)

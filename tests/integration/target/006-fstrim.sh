@@ -2,7 +2,7 @@
 # TRIM reaches every SSD: files on ext4 (mounted without discard) are written
 # and deleted, then util-linux fstrim: every member's backing image on the host
 # frees its share of the deleted space.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 m=4 chunk=128
 reset_disks
 args='' i=0

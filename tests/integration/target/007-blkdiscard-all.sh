@@ -1,6 +1,6 @@
 #!/bin/sh
 # util-linux blkdiscard of the whole array frees nearly everything on every member.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 m=4 chunk=384
 reset_disks
 args='' i=0

@@ -2,7 +2,8 @@
 # Discards smaller than a chunk and with unaligned edges free exactly their
 # range: the data reads back as zeros inside and unchanged outside, and each
 # member's backing image frees exactly the host blocks fully inside its share.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/target.sh
 hbs=$(host_fs_block) || fail "host measurement failed"
 for g in "3 24" "4 16" "2 2048"; do
 	# shellcheck disable=SC2086

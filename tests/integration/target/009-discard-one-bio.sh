@@ -3,7 +3,7 @@
 # discard I/O counter (field 12 of /sys/block/X/stat) moves by exactly one,
 # and the array advertises max_discard = members x (member limit rounded
 # down to a chunk multiple).
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 m=4 chunk=128
 reset_disks
 args='' i=0

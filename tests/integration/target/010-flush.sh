@@ -2,7 +2,7 @@
 # Flush reaches every member: the member flush counters (field 16 of
 # /sys/block/X/stat) move on fsync of the array device and on sync of a
 # file system on it.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 m=4
 [ "$(awk '{print NF}' "/sys/block/$(sysname "$(disk 0)")/stat")" -ge 17 ] ||
 	skip "kernel has no flush counters in /sys/block/X/stat"

@@ -3,7 +3,7 @@
 # outside, for ranges with unaligned edges and across chunks; and one
 # write-zeroes of many chunks reaches each member as ONE write (field 5 of
 # the member's /sys/block/X/stat moves by exactly one), not one per chunk.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 m=3 chunk=24
 args='' i=0
 while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 16 + 8))"; i=$((i + 1)); done

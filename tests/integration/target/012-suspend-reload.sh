@@ -4,7 +4,7 @@
 # fio's random map off, so writes may overlap: serialize_overlap keeps two
 # overlapping writes from being in flight at once, whose order no device
 # promises (verify would then blame whichever landed first).
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 m=4 chunk=64
 args='' i=0
 while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8 + 4096))"; i=$((i + 1)); done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every malformed table is refused with its message and leaves no device.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 T=$TARGET
 d0=$(disk 0); d1=$(disk 1)
 sz=$(sectors "$d0")

@@ -5,7 +5,7 @@
 # unloads afterwards, also in a create / read sysfs / remove / rmmod loop
 # (on the debug kernel, CONFIG_DEBUG_KOBJECT_RELEASE delays every kobject
 # release: unloading must wait for them, or the console shows it).
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 files="block state read_ios write_ios flush_ios discard_ios write_zeroes_ios

@@ -5,7 +5,7 @@
 # kernel allows, one discard per member, a flush
 # per member; reset_stats zeroes them; thresholds change by message and
 # show in the table; bad messages are refused.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 d0=$(disk 0) d1=$(disk 1)

@@ -6,7 +6,7 @@
 # software emulation is noisier than the 2 % goal this is measured against.
 # On the debug kernel the load still runs (under KASAN and lockdep) but the
 # cost is not judged: the test reports SKIP.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 modprobe null_blk nr_devices=4 gb=1 queue_mode=2 irqmode=0 memory_backed=0 ||

@@ -5,7 +5,8 @@
 # `ssdstripe table` computes from the labels, member 0 does not look like a
 # file system to blkid even with ext4 on the array, and data written before
 # stop reads back after assemble.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 set -- $(disks) || fail "disks missing"

@@ -3,7 +3,8 @@
 # a shuffled order assembles in that order from a differently shuffled
 # device list, by name and by --scan, and data verifies each time.
 # Assembling never writes to a member.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 d0=$(disk 0) d1=$(disk 1) d2=$(disk 2) d3=$(disk 3)

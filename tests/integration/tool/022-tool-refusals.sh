@@ -7,7 +7,8 @@
 # member), mixed arrays, reordered, mismatched geometry, damaged label,
 # truncated member, unlabelled device.  No refused assemble writes to a
 # member.  Members are dm-linear slices so they can vanish and come back.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=65536				# 32 MiB slices

@@ -5,7 +5,8 @@
 # state, I/O and discard counters that moved with the I/O done, and the
 # temperature where hwmon has it.  The human table and list show the same
 # array; list shows it inactive after stop.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 set -- $(disks) || fail "disks missing"

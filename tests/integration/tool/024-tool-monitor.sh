@@ -6,7 +6,8 @@
 # the healthy members fire nothing, and the Prometheus textfile says the
 # same.  The monitor polls only every 300 s here: it sees the change because
 # the kernel's dm event wakes it.  monitor --once exits with the status code.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=131072

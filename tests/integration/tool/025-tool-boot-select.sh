@@ -6,7 +6,8 @@
 # overrides it (ssdstripe.assemble=b, =none, =all), and an absent member
 # makes it wait for TIMEOUT from the file or ssdstripe.timeout= from the
 # command line, then report.  Calling it again is harmless.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 wipe_labels $(disks)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every command has --help (exit 0, a usage line), as has help itself; bad
 # usage exits 2 with a pointer to --help; unknown commands are refused.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 for c in create assemble stop wipe list table status detail clear monitor examine; do
 	out=$(ssdstripe "$c" --help) || fail "$c --help exited $?"
 	echo "$out" | grep -q "^usage: ssdstripe $c" || fail "$c --help: $out"

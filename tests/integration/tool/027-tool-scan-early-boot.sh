@@ -4,7 +4,8 @@
 # root array: "assemble --scan" with every array already active exits 0
 # (their members are held, so no label is left to read), and the tool works
 # while TMPDIR (/tmp on a still read-only /) cannot be written.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 wipe_labels $(disks)

@@ -14,7 +14,8 @@
 # by assemble and table as a device that could be it, and create
 # --assume-clean writes that one label back (same uuids, data intact),
 # refusing a wrong order, chunk or member count without writing.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=65536				# 32 MiB slices

@@ -10,7 +10,8 @@
 # named alike by status and assemble, examine's ISO 8601 time, status with
 # no arrays, an incomplete device list refused at once, "already active"
 # said once while assemble waits.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 S=65536				# 32 MiB slices

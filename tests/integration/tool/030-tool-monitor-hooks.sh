@@ -11,7 +11,8 @@
 # clean stop (exit 0) that kills the hook still running and leaves no dm
 # event waiter behind;
 # --config reads the MONITOR_* keys of the configuration file.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 # running hook processes (the hook's "sleep 271"), dm event waiters

@@ -6,7 +6,8 @@
 # that value leaves 'dmsetup table' without features); a changed threshold
 # and no_discard_passdown show; a raw dmsetup array has no uuid and no
 # creation time.  status with no array says so and exits 0.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 # ---- no arrays -----------------------------------------------------------

@@ -11,7 +11,8 @@
 # AUTO yes, assembles the other complete arrays without waiting.  BOOT none
 # + AUTO no + no ARRAY, or ssdstripe.assemble=none, assemble nothing at
 # all.  None of it writes to a member.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 wipe_labels $(disks)

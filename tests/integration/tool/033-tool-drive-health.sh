@@ -10,7 +10,8 @@
 # member, device and serial, and in the metrics; clearing it fires the
 # clear event.  Without smartctl and nvme-cli (an initramfs) every drive
 # is unknown and status exits 0.
-. /tests/integration/lib.sh
+. /tests/integration/lib/common.sh
+. /tests/integration/lib/tool.sh
 [ "$TARGET" = ssdstripe ] || skip "ssdstripe-only behaviour"
 
 set -- $(disks) || fail "disks missing"
