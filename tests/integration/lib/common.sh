@@ -112,6 +112,13 @@ disk_stat() {
 	awk -v f="$2" '{print $f}' "/sys/block/$(sysname "$1")/stat"
 }
 
+# disks_stat FIELD: that field of every disk's stat (disk_stat), in serial
+# order, on one line
+disks_stat() {
+	for _ds in $(disks); do printf '%s ' "$(disk_stat "$_ds" "$1")"; done
+	echo
+}
+
 # ---- arrays ------------------------------------------------------------
 # stripe_table TARGET LEN CHUNK DEV OFF [DEV OFF]... [-- OPT...]
 stripe_table() {
@@ -122,6 +129,28 @@ stripe_table() {
 		_devs="$_devs $1 $2"; _n=$((_n + 1)); shift 2
 	done
 	echo "0 $_len $_t $_n $_chunk$_devs${_opts:+ $_opts}"
+}
+# member_args M [BASE [STEP]]: the member arguments of a table over the
+# first M disks, "DEV OFFSET" pairs: disk i at sector BASE + i * STEP
+member_args() {
+	_ma_i=0
+	while [ "$_ma_i" -lt "$1" ]; do
+		_ma_d=$(disk "$_ma_i") || fail "disk $_ma_i missing"
+		printf '%s %s ' "$_ma_d" $((${2:-0} + _ma_i * ${3:-0}))
+		_ma_i=$((_ma_i + 1))
+	done
+}
+# mk_stripe NAME LEN CHUNK M [BASE [STEP]] [-- FEATURE...]: array NAME of
+# $TARGET, LEN sectors in chunks of CHUNK, over the first M disks at the
+# offsets of member_args
+mk_stripe() {
+	_ms_name=$1 _ms_len=$2 _ms_chunk=$3 _ms_m=$4 _ms_base=0 _ms_step=0
+	shift 4
+	if [ $# -gt 0 ] && [ "$1" != -- ]; then _ms_base=$1; shift; fi
+	if [ $# -gt 0 ] && [ "$1" != -- ]; then _ms_step=$1; shift; fi
+	# shellcheck disable=SC2046 # DEV OFFSET pairs are words
+	mk_array "$_ms_name" "$(stripe_table "$TARGET" "$_ms_len" "$_ms_chunk" \
+		$(member_args "$_ms_m" "$_ms_base" "$_ms_step") "$@")"
 }
 # mk_array NAME TABLE...  -> creates /dev/mapper/NAME
 mk_array() {

@@ -39,11 +39,7 @@ for g in $(echo "$geoms" | tr ' ' ','); do
 	len=$((per * m))
 	args=''
 	if [ "$m" -le "$nd" ]; then
-		i=0
-		while [ $i -lt "$m" ]; do
-			args="$args $(disk $i) $((obase + i * 8))"
-			i=$((i + 1))
-		done
+		args=$(member_args "$m" "$obase" 8)
 	else
 		i=0
 		for s in $(slices "$m" "$slice_sz" 1048576); do

@@ -16,13 +16,8 @@ run_ops() { # TARGETNAME M CHUNK -> prints md5 of each member region
 	per=$(( ($(scaled 20 8) * 2048 / m) / chunk * chunk ))
 	len=$((per * m))
 	reset_disks
-	args='' i=0
-	while [ $i -lt "$m" ]; do
-		args="$args $(disk $i) $((8 + i * 1032))"
-		i=$((i + 1))
-	done
-	# shellcheck disable=SC2086
-	mk_array t003 "$(stripe_table "$tgt" "$len" "$chunk" $args)" >&2
+	# shellcheck disable=SC2046 # DEV OFFSET pairs
+	mk_array t003 "$(stripe_table "$tgt" "$len" "$chunk" $(member_args "$m" 8 1032))" >&2
 	dev=/dev/mapper/t003
 	dd if="$pat" of=$dev bs=1M count=$((len / 2048)) conv=fsync 2>/dev/null
 	dd if="$pat" of=$dev bs=512 skip=7 seek=$((len - len / 2048 * 2048)) count=$((len % 2048)) conv=fsync 2>/dev/null

@@ -2,11 +2,8 @@
 # xfs on the array: mkfs, fill until full, xfs_repair -n clean.
 . /tests/integration/lib/common.sh
 . /tests/integration/lib/target.sh
-args='' i=0
-while [ $i -lt 3 ]; do args="$args $(disk $i) $((i * 24))"; i=$((i + 1)); done
 # non-power-of-two chunk (192 KiB)
-# shellcheck disable=SC2086
-mk_array t005 "$(stripe_table "$TARGET" $((3 * 384 * 640)) 384 $args)"
+mk_stripe t005 $((3 * 384 * 640)) 384 3 0 24
 must mkfs.xfs -q -f /dev/mapper/t005
 # xfs will not be made smaller than 300 MB: on the debug kernel fill 64 MiB
 debug_kernel && export FILL_MAX_MB=64

@@ -5,10 +5,7 @@
 . /tests/integration/lib/common.sh
 m=4 chunk=128
 reset_disks
-args='' i=0
-while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8))"; i=$((i + 1)); done
-# shellcheck disable=SC2086
-mk_array t006 "$(stripe_table "$TARGET" $((m * 128 * 2048)) $chunk $args)"
+mk_stripe t006 $((m * 128 * 2048)) $chunk $m 0 8
 must mkfs.ext4 -q -F -E nodiscard /dev/mapper/t006
 mkdir -p /mnt/t006
 must mount -t ext4 -o nodiscard /dev/mapper/t006 /mnt/t006

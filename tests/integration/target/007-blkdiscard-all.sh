@@ -3,11 +3,8 @@
 . /tests/integration/lib/common.sh
 m=4 chunk=384
 reset_disks
-args='' i=0
-while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8))"; i=$((i + 1)); done
 per=$((384 * 640))  # 120 MiB per member
-# shellcheck disable=SC2086
-mk_array t007 "$(stripe_table "$TARGET" $((m * per)) $chunk $args)"
+mk_stripe t007 $((m * per)) $chunk $m 0 8
 pat=$(pattern_file 8)
 i=0 n=$(scaled 12 3)	# 8 MiB writes
 while [ $i -lt "$n" ]; do dd if="$pat" of=/dev/mapper/t007 bs=1M count=8 seek=$((i * 8)) 2>/dev/null; i=$((i + 1)); done

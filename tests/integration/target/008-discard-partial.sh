@@ -9,10 +9,8 @@ for g in "3 24" "4 16" "2 2048"; do
 	# shellcheck disable=SC2086
 	set -- $g; m=$1 chunk=$2
 	reset_disks
-	args='' offs='' i=0
-	while [ $i -lt "$m" ]; do
-		o=$((i * 1032 + 8)); args="$args $(disk $i) $o"; offs="$offs $o"; i=$((i + 1))
-	done
+	args=$(member_args "$m" 8 1032)
+	offs=$(echo "$args" | awk '{for (i = 2; i <= NF; i += 2) printf "%s ", $i}')
 	per=$(( (8 * 2048 / m) / chunk * chunk )); len=$((per * m))
 	# shellcheck disable=SC2086
 	mk_array t008 "$(stripe_table "$TARGET" "$len" "$chunk" $args)"

@@ -6,11 +6,8 @@
 . /tests/integration/lib/common.sh
 m=4 chunk=128
 reset_disks
-args='' i=0
-while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8))"; i=$((i + 1)); done
 per=$((384 * 2048))   # 384 MiB per member, 1.5 GiB array
-# shellcheck disable=SC2086
-mk_array t009 "$(stripe_table "$TARGET" $((m * per)) $chunk $args)"
+mk_stripe t009 $((m * per)) $chunk $m 0 8
 dm=$(dm_sysname t009)
 mem_max=$(cat "/sys/block/$(sysname "$(disk 0)")/queue/discard_max_bytes")
 arr_max=$(cat "/sys/block/$dm/queue/discard_max_bytes")
@@ -18,11 +15,10 @@ cb=$((chunk * 512))
 want_max=$((m * (mem_max / cb * cb)))
 log "member discard_max_bytes $mem_max, array $arr_max (expected $want_max)"
 
-before='' after=''
-for d in $(disks); do before="$before $(disk_stat "$d" 12)"; done
+before=$(disks_stat 12)
 abefore=$(disk_stat /dev/mapper/t009 12)
 /usr/sbin/blkdiscard -o 0 -l $((1024 * 1024 * 1024)) /dev/mapper/t009 || fail "blkdiscard failed"
-for d in $(disks); do after="$after $(disk_stat "$d" 12)"; done
+after=$(disks_stat 12)
 aafter=$(disk_stat /dev/mapper/t009 12)
 delta=$(vec_sub "$after" "$before")
 log "member discard ios delta: $delta; array: $((aafter - abefore))"

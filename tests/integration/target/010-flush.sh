@@ -6,11 +6,8 @@
 m=4
 [ "$(awk '{print NF}' "/sys/block/$(sysname "$(disk 0)")/stat")" -ge 17 ] ||
 	skip "kernel has no flush counters in /sys/block/X/stat"
-args='' i=0
-while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8))"; i=$((i + 1)); done
-# shellcheck disable=SC2086
-mk_array t010 "$(stripe_table "$TARGET" $((m * 64 * 2048)) 64 $args)"
-flushes() { for d in $(disks); do printf '%s ' "$(disk_stat "$d" 16)"; done; }
+mk_stripe t010 $((m * 64 * 2048)) 64 $m 0 8
+flushes() { disks_stat 16; }
 check_moved() { # what before after
 	i=0
 	for x in $(vec_sub "$3" "$2"); do

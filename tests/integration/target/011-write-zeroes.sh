@@ -5,11 +5,8 @@
 # the member's /sys/block/X/stat moves by exactly one), not one per chunk.
 . /tests/integration/lib/common.sh
 m=3 chunk=24
-args='' i=0
-while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 16 + 8))"; i=$((i + 1)); done
 len=$((m * chunk * 200))
-# shellcheck disable=SC2086
-mk_array t011 "$(stripe_table "$TARGET" $len $chunk $args)"
+mk_stripe t011 $len $chunk $m 8 16
 dev=/dev/mapper/t011
 pat=$(pattern_file 8)
 dd if="$pat" of=/tmp/expect bs=512 count=$len 2>/dev/null
@@ -32,9 +29,9 @@ cs=$(cat "/sys/block/$dm/queue/chunk_sectors")
 n=$((len < arr_max ? len : arr_max))
 n=$((n - n % (m * chunk)))
 [ "$n" -ge $((m * chunk * 8)) ] || fail "array write-zeroes limit $arr_max sectors is under 8 stripes"
-before=$(for d in $(disks); do disk_stat "$d" 5; done | tr '\n' ' ')
+before=$(disks_stat 5)
 /usr/sbin/blkdiscard -z -o 0 -l $((n * 512)) $dev || fail "blkdiscard -z 0+$n failed"
-after=$(for d in $(disks); do disk_stat "$d" 5; done | tr '\n' ' ')
+after=$(disks_stat 5)
 delta=$(vec_sub "$after" "$before")
 log "one write-zeroes of $n sectors ($((n / chunk)) chunks): member writes delta $delta"
 rm_array t011

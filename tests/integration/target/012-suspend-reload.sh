@@ -6,11 +6,9 @@
 # promises (verify would then blame whichever landed first).
 . /tests/integration/lib/common.sh
 m=4 chunk=64
-args='' i=0
-while [ $i -lt $m ]; do args="$args $(disk $i) $((i * 8 + 4096))"; i=$((i + 1)); done
 len=$((m * 32 * 2048))
-# shellcheck disable=SC2086
-table=$(stripe_table "$TARGET" $len $chunk $args)
+# shellcheck disable=SC2046 # DEV OFFSET pairs
+table=$(stripe_table "$TARGET" $len $chunk $(member_args $m 4096 8))
 mk_array t012 "$table"
 job="--name=srr --filename=/dev/mapper/t012 --direct=1 --ioengine=libaio --iodepth=16
  --rw=randwrite --bssplit=4k/40:16k/20:64k/20:256k/20 --blockalign=512 --size=$((len * 512))
