@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: a member failing writes, then everything, under fio: erroring, failed, no hang, survivors verify
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # A member that starts returning errors under load.  Member 2 sits on a
 # dm device that is switched, while fio writes and verifies, first to
 # dm-flakey failing every write (reads still work: erroring), then to the

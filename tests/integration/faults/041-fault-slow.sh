@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: a member slowed by dm-delay under fio is named slow, fio sees no error, the data verifies
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # A member that slows down under load.  Member 1 sits on a dm device that
 # is switched, while fio writes and verifies, to dm-delay (slow_delay_ms:
 # 40 ms per I/O, 400 ms on the debug kernel).

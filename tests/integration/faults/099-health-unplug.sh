@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: an NVMe SSD hot-unplugged under fio: its member failed, no hang, the survivors verify
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: last
+#
 # A member that disappears under load: hot-unplug one NVMe SSD through the
 # QEMU monitor while fio writes and verifies.  Every I/O completes (fio is
 # done within its runtime + 120 s), the errors reach fio, health names the

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: slow, half-failing and healthy members read slow, erroring, ok, with events and log lines
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # The scenario: four members, one under dm-delay, one whose second
 # half is a dm error target, two healthy.  After a dozen seconds of mixed
 # I/O: slow / erroring / ok / ok (a member that fails part of its I/O is

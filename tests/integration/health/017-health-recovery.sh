@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: no flapping when idle, slow recovers under light load, failed then erroring until clear_errors
+# KERNELS: all
+# DEBUG: yes
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # Hysteresis and sticky errors: an idle array does not flap; a slow member
 # that is fast again returns to ok under light load (2000 dd reads over a
 # few windows, not sustained fio); a member whose every I/O fails becomes

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: no false alarm from io_uring at QD 128 on 4-request queues, whose retries are counted
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # No false alarm: io_uring at queue depth 128 on members with nr_requests
 # 4 (a shallow queue, as a SATA SSD's NCQ).  REQ_NOWAIT bios that find no
 # free tag complete with BLK_STS_AGAIN and io_uring retries them: fio sees

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: one bad sector makes its member erroring until clear_errors, with a bounded number of events
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # True alarm, kept: one bad sector on an idle array.  Member 1 is a linear
 # table with a one-block error segment in the middle.  One dd read of that
 # block through the array (in the rig a failing read-ahead, then the failing

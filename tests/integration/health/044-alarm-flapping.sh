@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: a flapping member changes state at most 3 times, ends erroring or failed, never ok
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # True alarm without a storm: member 1 flaps (dm-flakey, 1 s up, 3 s down:
 # every I/O fails while down) under light fio load for about 10 windows.
 # Its state changes a bounded number of times (at most 3), it ends erroring

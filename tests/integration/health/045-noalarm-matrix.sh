@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: no false alarm under polled io_uring, mixed 4 KiB and 1 MiB I/O, or fsync-heavy ext4
+# KERNELS: all
+# DEBUG: yes
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # No false alarm under ordinary load, three workloads on four members, each
 # on a fresh array: no member leaves ok, no error is counted, no health log
 # line and no dm event.  Each case also proves it exercised what it names.

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: ten minutes of verified I/O, trims, live reloads and messages on two arrays sharing four SSDs
+# KERNELS: all
+# DEBUG: yes
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: on-request
+#
 # Soak (make soak; not in make check): SSD_SOAK_SECS (default 600) of
 # everything at once on two arrays sharing four NVMe members:
 #   array A (raw): fio random writes with crc32c verify (verify_backlog),

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: seeded random table lines and messages: accepted ones round-trip, refused ones leave nothing
+# KERNELS: all
+# DEBUG: yes
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # Table and message fuzzing.  fuzz-table.awk makes seeded random table
 # lines (valid, mutated, garbage) and message strings over ten member
 # devices (4 NVMe disks, 4 small dm-linear slices, 2 null_blk with 4 KiB

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: the module loads by modprobe and by autoload, stays while an array exists, and unloads clean
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # Module loads by modprobe and by dmsetup autoload, "dmsetup targets" lists
 # it, unloading is refused while an array exists and clean after removal.
 . /tests/integration/lib/common.sh

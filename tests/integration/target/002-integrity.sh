@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: fio verifies mixed-size random writes on 14 geometries, and io_uring's on 4 KiB chunks
+# KERNELS: all
+# DEBUG: yes
+# QUICK: no
+# TARGET: any
+# RUN: always
+#
 # Data integrity: fio random writes with mixed block sizes (512B..4MiB,
 # unaligned to the chunk) verified with crc32c, over many geometries:
 # 1..8 members, chunks 8..2048 sectors (pow2 and not), non-zero offsets.

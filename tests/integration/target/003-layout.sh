@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: writes, discards and write-zeroes leave every member byte-identical to the striped target's
+# KERNELS: all
+# DEBUG: yes
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # Layout identical to the kernel's striped target: the same table with
 # "striped" and with "ssdstripe", the same writes, discards and write-zeroes,
 # leave identical bytes on every member, and reads of every size read the

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: ext4 filled until full reads back, and e2fsck finds it clean
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # ext4 on the array: mkfs, fill until full, files read back, e2fsck -fn clean.
 # (4 x 64 MiB; 4 x 16 MiB on the debug kernel, see scaled in lib/common.sh)
 . /tests/integration/lib/common.sh

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: xfs on 192 KiB chunks filled until full reads back, and xfs_repair finds it clean
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # xfs on the array: mkfs, fill until full, xfs_repair -n clean.
 . /tests/integration/lib/common.sh
 . /tests/integration/lib/target.sh

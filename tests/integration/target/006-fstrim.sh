@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: fstrim frees each member's share of deleted ext4 files in its backing image on the host
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # TRIM reaches every SSD: files on ext4 (mounted without discard) are written
 # and deleted, then util-linux fstrim: every member's backing image on the host
 # frees its share of the deleted space.

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: blkdiscard of the whole array frees nearly everything on every member
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # util-linux blkdiscard of the whole array frees nearly everything on every member.
 . /tests/integration/lib/common.sh
 m=4 chunk=384

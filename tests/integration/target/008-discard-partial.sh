@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: unaligned discards zero exactly their range and free exactly its host blocks on each member
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # Discards smaller than a chunk and with unaligned edges free exactly their
 # range: the data reads back as zeros inside and unchanged outside, and each
 # member's backing image frees exactly the host blocks fully inside its share.

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: a 1 GiB discard reaches each member as one bio, and max_discard is the members' sum
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # A 1 GiB discard of the array reaches each member as ONE bio: the member's
 # discard I/O counter (field 12 of /sys/block/X/stat) moves by exactly one,
 # and the array advertises max_discard = members x (member limit rounded

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: fsync of the array and sync of ext4 on it flush every member
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # Flush reaches every member: the member flush counters (field 16 of
 # /sys/block/X/stat) move on fsync of the array device and on sync of a
 # file system on it.

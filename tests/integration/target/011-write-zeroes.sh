@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: write-zeroes zeroes exactly its range, and one of many chunks is one write per member
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # blkdiscard -z (write zeroes) reads back zeros in its range, data intact
 # outside, for ranges with unaligned edges and across chunks; and one
 # write-zeroes of many chunks reaches each member as ONE write (field 5 of

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: suspend, reload and resume cycles under fio's verified writes lose nothing
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # suspend / reload / resume cycles while fio writes and verifies: no I/O
 # errors, and a full verify pass afterwards is clean.  blockalign=512 turns
 # fio's random map off, so writes may overlap: serialize_overlap keeps two

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: every malformed table is refused with its message and leaves no device
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # Every malformed table is refused with its message and leaves no device.
 . /tests/integration/lib/common.sh
 T=$TARGET

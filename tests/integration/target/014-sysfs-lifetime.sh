@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: the sysfs directory lives exactly as long as a live ssdstripe table; the module unloads after
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # /sys/block/dm-N/ssdstripe: every ABI file present and read-only, member
 # links right, swapped on reload + resume (not on reload alone), kept over
 # suspend/resume, gone with a non-ssdstripe table and on remove; the module

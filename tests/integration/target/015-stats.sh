@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: per-member counters count exactly what each member got; messages set thresholds or are refused
+# KERNELS: all
+# DEBUG: yes
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # Per-member counters count exactly what went to each member: chunk-sized
 # direct writes split evenly, a large read gathered into one I/O per
 # member (with the sectors of all its chunks), io_uring's too where the

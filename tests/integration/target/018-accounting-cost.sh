@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: per-member accounting costs at most 10 % of IOPS against no_stats on null_blk
+# KERNELS: all
+# DEBUG: yes
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # What per-member accounting costs: 4 KiB random reads at QD32 on four
 # null_blk members, the same array with accounting on and with no_stats,
 # both loaded at once, median of the IOPS ratios of 5 runs.  Prints it;

@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: create's labels round-trip through examine, table, stop and assemble
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # ssdstripe create on four whole NVMe disks: the label round-trips (examine
 # shows what create wrote, checksum included), the array's table is what
 # `ssdstripe table` computes from the labels, member 0 does not look like a

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: members are found by label in any order, and assembling writes nothing
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # Members are found by label in any order: an array created on the disks in
 # a shuffled order assembles in that order from a differently shuffled
 # device list, by name and by --scan, and data verifies each time.

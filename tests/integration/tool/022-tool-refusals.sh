@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: every refusal of create and assemble, with its exit code and message
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # Every refusal of create and assemble, with its exit code and a message
 # naming the offending device: in use (mounted, held), carrying a file
 # system (with util-linux blkid and with the busybox fallback), given

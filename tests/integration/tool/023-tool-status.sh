@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: status --json, the status table and list agree with sysfs and the NVMe drives
+# KERNELS: all
+# DEBUG: no
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # ssdstripe status --json, parsed with jq: array name, uuid, state, geometry,
 # and per member the device, model and serial from the NVMe controller,
 # state, I/O and discard counters that moved with the I/O done, and the

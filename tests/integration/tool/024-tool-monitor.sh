@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: the monitor's hook and textfile see a failing member through the dm event
+# KERNELS: all
+# DEBUG: no
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # ssdstripe monitor: with member 2 turned into an error target under load,
 # the hook runs once per member state change with the member, its device,
 # old and new state and an array state that agrees with the member states,

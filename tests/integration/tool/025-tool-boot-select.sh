@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: assemble --boot picks arrays by ssdstripe.conf and the command line, and waits for late members
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # assemble --boot, what the initramfs scripts run: /etc/ssdstripe.conf
 # chooses the arrays (BOOT a; two BOOT lines add up; no BOOT line or no
 # file means all; a # line is a comment), the kernel command line

@@ -1,4 +1,11 @@
 #!/bin/sh
+# DESCRIPTION: every command's help, usage errors and exit codes
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: yes
+# TARGET: any
+# RUN: always
+#
 # Every command has --help (exit 0, a usage line), as has help itself; bad
 # usage exits 2 with a pointer to --help; unknown commands are refused.
 . /tests/integration/lib/common.sh

@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: assemble --scan with every array active succeeds, and works with an unwritable TMPDIR
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # What ssdstripe-assemble.service runs after the initramfs assembled the
 # root array: "assemble --scan" with every array already active exits 0
 # (their members are held, so no label is left to read), and the tool works

@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: re-used disks are refused by name, wipe erases only the label, and a lost label comes back
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # Disks are never taken by surprise (issue #20).  A member re-used as swap
 # (wipefs -a, mkswap) keeps our label, which blkid does not see: examine and
 # list say it is shadowed, and assemble (by name, by devices, --scan and

@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: create's checks: options anywhere, sizes, wasteful geometry, --force, --trim, the small words
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # create loses nothing silently and --force means it (issue #20): options
 # anywhere on the line, sizes with K M G T (1G = 1024M), a chunk larger
 # than a member and a wasteful geometry (a chunk too big, mixed sizes)

@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: the monitor runs for months: hooks in the background under a timeout, every metric, a clean stop
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: yes
+# TARGET: ssdstripe
+# RUN: always
+#
 # ssdstripe monitor, fit to run for months: an unwritable --textfile is
 # refused at start (exit 2, not a message at every poll); on a healthy
 # array no hook fires; every metric has HELP and TYPE, samples carry the

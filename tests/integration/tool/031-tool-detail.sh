@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: detail and detail --json agree with sysfs and the label, for a labelled and a raw array
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # ssdstripe detail NAME: one array's whole picture, checked against sysfs,
 # the label (uuid, creation time) and the rig's NVMe serials ssd0..; every
 # default threshold it shows is the module's own (a message setting it to

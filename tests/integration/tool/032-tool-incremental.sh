@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: --incremental and --boot-late follow ARRAY, AUTO and TIMEOUT, and write nothing
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # Boot-time policy of /etc/ssdstripe.conf (issue #20): ARRAY NAME and ARRAY
 # uuid=UUID list arrays, AUTO yes|no says whether the others are assembled.
 # "assemble --incremental DEV" (the udev rule) activates an array when DEV

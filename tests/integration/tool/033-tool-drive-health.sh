@@ -1,5 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2046 # device lists are words
+# DESCRIPTION: a drive's critical warning is named in status, a hook and the metrics, and its clearing too
+# KERNELS: 6.12
+# DEBUG: no
+# QUICK: no
+# TARGET: ssdstripe
+# RUN: always
+#
 # What the drives say (SMART), end to end on the rig's emulated NVMe SSDs:
 # QEMU's controllers answer smartctl and nvme-cli; status, the monitor's
 # hooks and its textfile show every drive ok and stay silent; a critical
