@@ -1,37 +1,63 @@
 #!/bin/sh
-# Guest-side test runner: runs the tests in the group folders of
-# /tests/integration (GROUP/NNN-name.sh, groups.conf) in the order of
-# their numbers, whatever their group, and prints one
-#   RESULT <name> PASS|FAIL|SKIP <reason>
-# line per test.  Argument: "all" (every group but those groups.conf marks
-# on-request) or a comma list of name prefixes (001,040 or 900: any group).
+# Guest-side test runner (busybox sh): runs the selected tests and prints
+#   RESULT <group>/<NNN> PASS|FAIL|SKIP [<reason>] (<secs>s)
+# for each.
+#
+#   runner.sh [--quick] [SELECTION]
+#
+# SELECTION (default all): comma separated all, GROUP or GROUP/NNN, as
+# tests/integration/list takes it; --quick keeps the tests with QUICK: yes.
+#
+# A test is the file tests/integration/GROUP/NNN: GROUP one of target,
+# health, tool, faults, stress, soak; NNN three digits, from 001 in each
+# group; no extension.  busybox sh; it sources lib/common.sh and the
+# helpers of its concern (lib/*.sh), proves one behaviour and ends with
+# pass, fail "why" or skip "why".  It starts with this header, the fields
+# in this order, each once, right after the #! line (a file-wide shellcheck
+# directive may come between):
+#
+#   #!/bin/sh
+#   # DESCRIPTION: one line: what the test proves
+#   # KERNELS: all            (or some of: 6.12 6.1 sid)
+#   # DEBUG: yes              (or no)
+#   # QUICK: yes              (or no)
+#   # TARGET: any             (or ssdstripe)
+#   # RUN: always             (or on-request, last)
+#   #
+#   # Anything else worth saying, then the test.
+#
+# KERNELS  the Debian kernel series on which make check runs it
+#          (tests/integration/check.sh --kernel SERIES)
+# DEBUG    yes: make check-debug runs it; no: only with ALL=1
+# QUICK    yes: under 30 s on Debian's 6.12 (run.sh --quick picks these)
+# TARGET   ssdstripe: skipped (SKIP, not PASS) when the rig tests the
+#          kernel's striped target (run.sh --target striped, --no-module)
+# RUN      always: in "all"; on-request: only when named (its group or
+#          itself); last: after every other test of the run (it leaves
+#          the guest changed, as faults/003 unplugs a disk)
+# tests/integration/list reads the headers (for this runner, check.sh,
+# check-debug and run.sh) and prints the table of them; a test whose header
+# is not valid fails.  A test converted from the old NNN-name.sh layout:
+# git mv it to GROUP/NNN (the next free number of its group), put the
+# header after its #! line, source lib/common.sh (and lib/*.sh it needs)
+# instead of lib.sh, and drop its own "[ "$TARGET" = ssdstripe ] || skip"
+# (TARGET: ssdstripe says it).
 . /tests/integration/lib/common.sh
+quick=''
+if [ "${1:-}" = --quick ]; then
+	quick=--quick
+	shift
+fi
 sel=${1:-all}
 dir=$(dirname "$0")
 per_test_timeout=${SSD_TEST_TIMEOUT:-300}
+tab=$(printf '\t')
 
-# group_when GROUP: its <when> in groups.conf; "every" if not listed
-group_when() {
-	_w=$(awk -v g="$1" '$1 == g { print $2; exit }' "$dir/groups.conf" 2>/dev/null)
-	echo "${_w:-every}"
-}
-# selected NAME GROUP
-selected() {
-	if [ "$sel" = all ]; then
-		[ "$(group_when "$2")" != on-request ]
-		return
-	fi
-	for p in $(echo "$sel" | tr ',' ' '); do
-		case "$1" in "$p"*) return 0 ;; esac
-	done
-	return 1
-}
-
-# Every test, in the order of its file name (001 ... 099 ... 900), from
-# all groups; one left at the top, outside any group, is a failure.
-tests=$(for t in "$dir"/*/[0-9][0-9][0-9]-*.sh "$dir"/[0-9][0-9][0-9]-*.sh; do
-	[ -e "$t" ] && echo "${t##*/} $t"
-done | sort | cut -d' ' -f2)
+# the tests to run, a record each (list --fields)
+if ! sh "$dir/list" --fields $quick "$sel" >/tmp/runner.tests 2>/tmp/runner.err; then
+	echo "=== RUN selection"
+	echo "RESULT selection FAIL $(head -n 1 /tmp/runner.err) (0s)"
+fi
 
 # kmemleak (debug kernel): forget what boot left, so a report at the end
 # can only come from what the tests did.
@@ -41,17 +67,26 @@ if [ -w "$kmemleak" ]; then
 	echo clear >"$kmemleak"
 fi
 
-for t in $tests; do
-	name=$(basename "$t" .sh)
-	group=$(basename "$(dirname "$t")")
-	[ "$t" = "$dir/$name.sh" ] && group=''
-	selected "$name" "$group" || continue
+# a for loop, not while read: the tests keep the console as their stdin
+# shellcheck disable=SC2013 # names have no blanks
+for name in $(cut -f1 /tmp/runner.tests); do
+	rec=$(awk -F'\t' -v n="$name" '$1 == n' /tmp/runner.tests)
 	echo "=== RUN $name"
-	if [ -z "$group" ]; then
-		echo "RESULT $name FAIL not in a group folder of tests/integration (see groups.conf) (0s)"
+	# name, ok, kernels, debug, quick, target, run; or name, invalid, why
+	IFS=$tab read -r _ state f3 _ _ target _ <<EOF
+$rec
+EOF
+	if [ "$state" != ok ]; then
+		echo "RESULT $name FAIL invalid header: $f3 (0s)"
 		continue
 	fi
-	export SSD_REASON_FILE="/tmp/reason.$name"
+	if [ "$target" = ssdstripe ] && [ "$TARGET" != ssdstripe ]; then
+		echo "RESULT $name SKIP ssdstripe-only test (TARGET: ssdstripe), the target under test is $TARGET (0s)"
+		continue
+	fi
+	t=$dir/$name
+	tag=$(echo "$name" | tr / -)
+	export SSD_TEST="$name" SSD_REASON_FILE="/tmp/reason.$tag"
 	rm -f "$SSD_REASON_FILE" "$SSD_REASON_FILE.failed"
 	kmsg_mark "begin $name"
 	t0=$(date +%s)

@@ -19,7 +19,9 @@ SSD_REASON_FILE=${SSD_REASON_FILE:-/tmp/reason}
 MEASURE_PORT_NAME=org.ssdstripe.measure
 
 # ---- reporting ---------------------------------------------------------
-log() { echo "  [$(basename "$0" .sh)] $*"; }
+# log MESSAGE: a line on the console, named after the test (SSD_TEST,
+# which the runner sets: target/001)
+log() { echo "  [${SSD_TEST:-$(basename "$0" .sh)}] $*"; }
 # fail REASON: end the test as failed.  Inside a command substitution or
 # other subshell the exit ends only the subshell, so the reason is also
 # kept in REASON_FILE.failed, and the runner fails a test that left one
@@ -44,8 +46,9 @@ debug_kernel() {
 # scaled N [MIN]: a test's data volume (MiB, files, rounds).  N on Debian's
 # kernels; on the debug kernel N/4, at least MIN (default 1).  Under KASAN,
 # lockdep and kmemleak in TCG a MiB written costs 50 times or more what it
-# does on Debian's kernel (004 had not filled its 256 MiB of ext4 after 45
-# minutes there), while what those checkers look at is code paths, not volume.
+# does on Debian's kernel (target/004 had not filled its 256 MiB of ext4
+# after 45 minutes there), while what those checkers look at is code paths,
+# not volume.
 scaled() {
 	debug_kernel || { echo "$1"; return 0; }
 	_s=$(($1 / 4))
@@ -232,8 +235,13 @@ pattern_file() { # SIZE_MB -> path
 	echo "$_f"
 }
 kmsg_mark() { echo "ssdstripe-test-mark $1" >/dev/kmsg; }
-# dmesg since mark
-dmesg_since() { dmesg | sed -n "/ssdstripe-test-mark $1\$/,\$p"; }
+# dmesg_since MARK: the kernel log from kmsg_mark MARK on
+dmesg_since() {
+	dmesg | awk -v m="ssdstripe-test-mark $1" \
+		'!f && length($0) >= length(m) && substr($0, length($0) - length(m) + 1) == m { f = 1 } f'
+}
+# dmesg_test: the kernel log since the runner began this test
+dmesg_test() { dmesg_since "begin $SSD_TEST"; }
 
 # put the guest back in a clean state (runner calls this after every test)
 cleanup_all() {
