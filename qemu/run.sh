@@ -11,6 +11,9 @@
 # --tests takes all (the default), GROUP or GROUP/NNN, comma separated
 # (tests/integration/list; all leaves out RUN: on-request tests); --quick
 # keeps the tests whose header says QUICK: yes.
+# UPDATE=1 in the environment: a test whose golden output differs from its
+# GROUP/NNN.out (or has none yet) passes, and its output is written to
+# tests/integration/GROUP/NNN.out here (tests/integration/runner.sh).
 # --append adds to the kernel command line (debugging the rig, e.g. an
 # rdinit= that does not exist shows what a kernel that dies before /init
 # does to a run: it is booted once more, and said so).
@@ -54,7 +57,7 @@ while [ $# -gt 0 ]; do
 	--guest-env) guest_env=$2; shift 2 ;;
 	--shard) shard=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -179,6 +182,7 @@ cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_p
 cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests${quick:+ ssdquick=1} ssddisks=$disks ssdbench=$bench"
 cmdline+=" ssdtesttimeout=$test_timeout${guest_env:+ ssdenv=$guest_env}"
 [ -n "$target" ] && cmdline+=" ssdtarget=$target"
+if [ "${UPDATE:-}" = 1 ]; then cmdline+=" ssdupdate=1"; fi
 # The debug kernel's boot-time W+X page-table walk runs under KASAN for
 # 20-30 s of a starved vCPU when other guests share the host: with the
 # default threshold that is a soft lockup (seen with three debug guests on
@@ -265,6 +269,38 @@ if grep -E "$console_bad_re" "$logfile.clean" | grep -v -E 'Command line:|comman
 	log "console check FAILED:"
 	head -n 20 "$work/console-bad.txt" >&2
 	failed=1
+fi
+
+# golden_write: UPDATE=1: each test's golden output that the runner sent
+# (GOLDEN-BEGIN NAME, "GOLDEN NAME|line"..., GOLDEN-END NAME COUNT) becomes
+# tests/integration/NAME.out
+golden_write() {
+	local name count f got n=0
+	while read -r _ name count; do
+		f=$repo/tests/integration/$name
+		if [ ! -f "$f" ]; then
+			log "UPDATE=1: golden output of $name, which is no test here"
+			failed=1
+			continue
+		fi
+		got=$(mktemp)
+		awk -v p="GOLDEN $name|" 'index($0, p) == 1 { print substr($0, length(p) + 1) }' \
+			"$logfile.clean" >"$got"
+		if [ "$(wc -l <"$got")" != "$count" ]; then
+			log "UPDATE=1: $name sent $count lines of golden output, the console has $(wc -l <"$got"): $f.out left as it was"
+			rm -f "$got"
+			failed=1
+			continue
+		fi
+		chmod 0644 "$got"
+		mv "$got" "$f.out"
+		log "UPDATE=1: wrote tests/integration/$name.out (git diff shows what changed)"
+		n=$((n + 1))
+	done < <(grep '^GOLDEN-END ' "$logfile.clean" || true)
+	[ "$n" -gt 0 ] || log "UPDATE=1: every golden output was as its .out file says; nothing written"
+}
+if [ "$mode" = tests ] && [ "${UPDATE:-}" = 1 ]; then
+	golden_write
 fi
 
 [ "$boot_failures" = 0 ] || log "note: $boot_note"

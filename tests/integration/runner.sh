@@ -42,6 +42,13 @@
 # header after its #! line, source lib/common.sh (and lib/*.sh it needs)
 # instead of lib.sh, and drop its own "[ "$TARGET" = ssdstripe ] || skip"
 # (TARGET: ssdstripe says it).
+#
+# Golden output (blktests' NNN.out): a test may print what is
+# deterministic about it with golden (lib/common.sh); when it passes, the
+# runner compares that with GROUP/NNN.out beside it and fails it on a
+# difference, printing the diff.  With UPDATE=1 on the host (ssdupdate=1
+# here) it prints the output between GOLDEN-BEGIN and GOLDEN-END lines
+# instead, and qemu/run.sh writes it back to GROUP/NNN.out.
 . /tests/integration/lib/common.sh
 quick=''
 if [ "${1:-}" = --quick ]; then
@@ -67,27 +74,71 @@ if [ -w "$kmemleak" ]; then
 	echo clear >"$kmemleak"
 fi
 
+# golden_send: the test's golden output on the console, for run.sh to
+# write back (UPDATE=1).  The kernel's console messages are held back
+# meanwhile, so that none lands inside a line.
+golden_send() {
+	_lvl=$(awk '{print $1}' /proc/sys/kernel/printk)
+	dmesg -n 1
+	echo "GOLDEN-BEGIN $name"
+	awk -v n="$name" '{print "GOLDEN " n "|" $0}' "$SSD_GOLDEN"
+	echo "GOLDEN-END $name $(wc -l <"$SSD_GOLDEN")"
+	dmesg -n "$_lvl"
+}
+# golden_verdict: a test that printed golden output, or has a NNN.out,
+# passes only if the two are the same (sets st and reason)
+golden_verdict() {
+	_want=$t.out
+	[ -e "$_want" ] || [ -e "$SSD_GOLDEN" ] || return 0
+	if [ -e "$SSD_GOLDEN.skip" ]; then
+		echo "  golden output not compared: $(head -n 1 "$SSD_GOLDEN.skip")"
+		return 0
+	fi
+	if [ "$st" = FAIL ] && [ -e "$_want" ] && [ -e "$SSD_GOLDEN" ] &&
+		! cmp -s "$_want" "$SSD_GOLDEN"; then
+		echo "  its golden output so far, against $name.out:"
+		diff -u -L "$name.out" -L "printed by $name" "$_want" "$SSD_GOLDEN" |
+			head -n 40 | sed 's/^/    /'
+	fi
+	[ "$st" = PASS ] || return 0
+	if [ ! -e "$SSD_GOLDEN" ]; then
+		st=FAIL reason="printed no golden output to compare with $name.out"
+		return 0
+	fi
+	[ -e "$_want" ] && cmp -s "$_want" "$SSD_GOLDEN" && return 0
+	if [ "${SSD_UPDATE:-}" = 1 ]; then
+		golden_send
+		reason="${reason:+$reason; }golden output sent for $name.out (UPDATE=1)"
+	elif [ -e "$_want" ]; then
+		diff -u -L "$name.out" -L "printed by $name" "$_want" "$SSD_GOLDEN" | sed 's/^/    /'
+		st=FAIL reason="output differs from $name.out (diff above; UPDATE=1 rewrites it)"
+	else
+		sed 's/^/    /' "$SSD_GOLDEN"
+		st=FAIL reason="printed golden output, but there is no $name.out (UPDATE=1 writes it)"
+	fi
+}
+
 # a for loop, not while read: the tests keep the console as their stdin
 # shellcheck disable=SC2013 # names have no blanks
 for name in $(cut -f1 /tmp/runner.tests); do
 	rec=$(awk -F'\t' -v n="$name" '$1 == n' /tmp/runner.tests)
 	echo "=== RUN $name"
 	# name, ok, kernels, debug, quick, target, run; or name, invalid, why
-	IFS=$tab read -r _ state f3 _ _ target _ <<EOF
+	IFS=$tab read -r _ state f3 _ _ needs _ <<EOF
 $rec
 EOF
 	if [ "$state" != ok ]; then
 		echo "RESULT $name FAIL invalid header: $f3 (0s)"
 		continue
 	fi
-	if [ "$target" = ssdstripe ] && [ "$TARGET" != ssdstripe ]; then
+	if [ "$needs" = ssdstripe ] && [ "$TARGET" != ssdstripe ]; then
 		echo "RESULT $name SKIP ssdstripe-only test (TARGET: ssdstripe), the target under test is $TARGET (0s)"
 		continue
 	fi
 	t=$dir/$name
 	tag=$(echo "$name" | tr / -)
-	export SSD_TEST="$name" SSD_REASON_FILE="/tmp/reason.$tag"
-	rm -f "$SSD_REASON_FILE" "$SSD_REASON_FILE.failed"
+	export SSD_TEST="$name" SSD_REASON_FILE="/tmp/reason.$tag" SSD_GOLDEN="/tmp/golden.$tag"
+	rm -f "$SSD_REASON_FILE" "$SSD_REASON_FILE.failed" "$SSD_GOLDEN" "$SSD_GOLDEN".*
 	kmsg_mark "begin $name"
 	t0=$(date +%s)
 	timeout "$per_test_timeout" sh "$t"
@@ -104,6 +155,7 @@ EOF
 	if [ "$st" != FAIL ] && [ -e "$SSD_REASON_FILE.failed" ]; then
 		st=FAIL reason="in a subshell: $(head -n 1 "$SSD_REASON_FILE.failed")"
 	fi
+	golden_verdict
 	cleanup_all
 	left=$(dmsetup ls 2>/dev/null | grep -v '^No devices found')
 	[ -n "$left" ] && echo "  warning: devices left after cleanup: $left"

@@ -243,6 +243,61 @@ dmesg_since() {
 # dmesg_test: the kernel log since the runner began this test
 dmesg_test() { dmesg_since "begin $SSD_TEST"; }
 
+# ---- golden output -------------------------------------------------------
+# What a test prints that must be the same every run (error messages, exit
+# codes, help texts), compared by the runner with GROUP/NNN.out beside the
+# test when the test passes (blktests' golden files; runner.sh says how
+# UPDATE=1 rewrites them).  golden TEXT appends one line, golden with no
+# argument every line of stdin, after golden_sub's substitutions.
+SSD_GOLDEN=${SSD_GOLDEN:-/tmp/golden}
+# golden_sub VALUE NAME: from here on VALUE (literal text: a device name, a
+# size, a uuid) reads NAME in the golden output, longest VALUE first
+golden_sub() { printf '%s\t%s\n' "$1" "$2" >>"$SSD_GOLDEN.subst"; }
+golden() {
+	if [ $# -gt 0 ]; then printf '%s\n' "$*"; else cat; fi |
+		awk -v subst="$SSD_GOLDEN.subst" '
+		function swap(s, a, b,   o, p) {
+			o = ""
+			while ((p = index(s, a)) > 0) {
+				o = o substr(s, 1, p - 1) b
+				s = substr(s, p + length(a))
+			}
+			return o s
+		}
+		BEGIN {
+			while ((getline l <subst) > 0) {
+				t = index(l, "\t")
+				if (t < 2) continue
+				n++; v[n] = substr(l, 1, t - 1); r[n] = substr(l, t + 1)
+			}
+			# longest first: /dev/nvme10n1 before /dev/nvme1n1
+			for (i = 1; i <= n; i++)
+				for (j = i + 1; j <= n; j++)
+					if (length(v[j]) > length(v[i])) {
+						x = v[i]; v[i] = v[j]; v[j] = x
+						x = r[i]; r[i] = r[j]; r[j] = x
+					}
+		}
+		{
+			s = $0
+			gsub(/\r/, "", s)
+			for (i = 1; i <= n; i++) s = swap(s, v[i], r[i])
+			print s
+		}' >>"$SSD_GOLDEN"
+}
+# golden_disks: the member disks' kernel names (nvme2n1, which differ
+# from boot to boot) read <ssdK> by their serials in the golden output
+golden_disks() {
+	_gd=0
+	for _gd_d in $(disks); do
+		golden_sub "${_gd_d#/dev/}" "<ssd$_gd>"
+		_gd=$((_gd + 1))
+	done
+}
+# golden_skip REASON: this run's output is not comparable (the runner says
+# so and compares nothing)
+golden_skip() { echo "$*" >"$SSD_GOLDEN.skip"; }
+
 # put the guest back in a clean state (runner calls this after every test)
 cleanup_all() {
 	# shellcheck disable=SC2013
