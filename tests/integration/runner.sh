@@ -29,7 +29,8 @@
 # KERNELS  the Debian kernel series on which make check runs it
 #          (tests/integration/check.sh --kernel SERIES)
 # DEBUG    yes: make check-debug runs it; no: only with ALL=1
-# QUICK    yes: under 30 s on Debian's 6.12 (run.sh --quick picks these)
+# QUICK    yes: under 30 s on Debian's 6.12, the guest alone on the host
+#          (run.sh --quick picks these)
 # TARGET   ssdstripe: skipped (SKIP, not PASS) when the rig tests the
 #          kernel's striped target (run.sh --target striped, --no-module)
 # RUN      always: in "all"; on-request: only when named (its group or
