@@ -10,7 +10,8 @@
 #   make lint           checkpatch --strict, W=1 and sparse (C=2) builds
 #   make bench          ssdstripe vs striped vs md raid0 in one guest run
 #   make check-debug    integration suite on the KASAN/lockdep/kmemleak kernel
-#                       (ALL=1: the tool tests 020-029 too, 5 hours or more)
+#                       (ALL=1: the tests whose header says DEBUG: no too,
+#                       5 hours or more)
 #   make fuzz           long table/message fuzz run (FUZZ_COUNT, FUZZ_SEED)
 #   make soak           10-minute soak on the debug kernel (SOAK_SECS)
 #   make debug-kernel   just build (or find) the debug kernel
@@ -105,7 +106,7 @@ debug-kernel:
 	bash $(CURDIR)/qemu/debug-kernel
 
 fuzz:
-	bash $(CURDIR)/qemu/run.sh --kernel $(FUZZ_KERNEL) --tests 050 \
+	bash $(CURDIR)/qemu/run.sh --kernel $(FUZZ_KERNEL) --tests stress/001 \
 		--test-timeout 86400 --timeout 90000 \
 		--guest-env SSD_FUZZ_COUNT=$(FUZZ_COUNT)$(if $(FUZZ_SEED),$(comma)SSD_FUZZ_SEED=$(FUZZ_SEED))
 
@@ -211,7 +212,7 @@ uninstall:
 	fi
 
 soak:
-	bash $(CURDIR)/qemu/run.sh --kernel $(SOAK_KERNEL) --tests 900 \
+	bash $(CURDIR)/qemu/run.sh --kernel $(SOAK_KERNEL) --tests soak \
 		--test-timeout $$(($(SOAK_SECS) + 1800)) --timeout $$(($(SOAK_SECS) + 3600)) \
 		--guest-env SSD_SOAK_SECS=$(SOAK_SECS)
 

@@ -171,7 +171,8 @@ cp -r "$repo/tests/integration" "$root/tests/"
 install -D -m 0755 "$repo/tests/bench/bench.sh" "$root/tests/bench/bench.sh"
 cp "$here/demo.sh" "$root/demo.sh" 2>/dev/null || true
 cp "$here/init" "$root/init"
-chmod +x "$root/init" "$root"/tests/integration/*.sh "$root"/tests/integration/*/*.sh
+chmod +x "$root/init" "$root"/tests/integration/*.sh "$root"/tests/integration/list \
+	"$root"/tests/integration/*/[0-9][0-9][0-9]
 echo "$abi" >"$root/etc/kernel-abi"
 
 mkdir -p "$(dirname "$out")"

@@ -15,8 +15,8 @@ if [ "${1:-}" != --guest ]; then
 fi
 
 # ---------------------------------------------------------------- guest side
-# shellcheck disable=SC1091 # lib.sh is at /tests/integration in the guest
-. /tests/integration/lib.sh
+# shellcheck disable=SC1091 # lib/ is at /tests/integration in the guest
+. /tests/integration/lib/common.sh
 say() { echo "DEMO $*"; }
 mib() { echo $(($1 / 2048)); }   # 512-byte blocks -> MiB
 

@@ -2,12 +2,18 @@
 # Boot a Debian kernel in QEMU (TCG) with emulated NVMe SSDs and run the
 # dm-ssdstripe integration tests (or the demo) inside it.
 #
-#   qemu/run.sh [--kernel 6.12|6.1|sid|debug] [--tests all|001,004] [--demo] [--shell]
-#               [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
+#   qemu/run.sh [--kernel 6.12|6.1|sid|debug] [--tests SELECTION] [--quick] [--demo]
+#               [--shell] [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
 #               [--test-timeout SECS] [--guest-env VAR=VALUE,...] [--shard NAME]
 #               [--append 'KERNEL ARGS']
 #
+# --tests takes all (the default), GROUP or GROUP/NNN, comma separated
+# (tests/integration/list; all leaves out RUN: on-request tests); --quick
+# keeps the tests whose header says QUICK: yes.
+# UPDATE=1 in the environment: a test whose golden output differs from its
+# GROUP/NNN.out (or has none yet) passes, and its output is written to
+# tests/integration/GROUP/NNN.out here (tests/integration/runner.sh).
 # --append adds to the kernel command line (debugging the rig, e.g. an
 # rdinit= that does not exist shows what a kernel that dies before /init
 # does to a run: it is booted once more, and said so).
@@ -29,12 +35,13 @@ cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 # shellcheck source=qemu/rig.sh
 . "$here/rig.sh"
 
-series=6.12 tests=all mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
+series=6.12 tests=all quick='' mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
 module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
 	--demo) mode=demo; shift ;;
 	--bench) mode=bench; bench=${2:-full}; shift 2 ;;
 	--shell) mode=shell; shift ;;
@@ -50,7 +57,7 @@ while [ $# -gt 0 ]; do
 	--guest-env) guest_env=$2; shift 2 ;;
 	--shard) shard=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -58,6 +65,13 @@ done
 log() { printf 'run: %s\n' "$*" >&2; }
 # failures before the guest ran still end with the summary line make check reads
 die() { log "error: $*"; [ "$mode" = tests ] && echo "0 passed, 1 failed"; exit 1; }
+
+# what --tests names must exist (the guest's runner reads the same headers)
+if [ "$mode" = tests ]; then
+	picked=$(sh "$repo/tests/integration/list" ${quick:+--quick} "$tests") ||
+		die "--tests $tests: see tests/integration/list"
+	[ -n "$picked" ] || die "--tests $tests${quick:+ --quick} selects no test"
+fi
 
 mkdir -p "$cache"
 # The debug kernel builds (once, for up to an hour) before we queue for QEMU.
@@ -165,9 +179,10 @@ measure_server() {
 [ -n "$logfile" ] || logfile="$work/console-$mode.log"
 : >"$logfile"
 cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
-cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests ssddisks=$disks ssdbench=$bench"
+cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests${quick:+ ssdquick=1} ssddisks=$disks ssdbench=$bench"
 cmdline+=" ssdtesttimeout=$test_timeout${guest_env:+ ssdenv=$guest_env}"
 [ -n "$target" ] && cmdline+=" ssdtarget=$target"
+if [ "${UPDATE:-}" = 1 ]; then cmdline+=" ssdupdate=1"; fi
 # The debug kernel's boot-time W+X page-table walk runs under KASAN for
 # 20-30 s of a starved vCPU when other guests share the host: with the
 # default threshold that is a soft lockup (seen with three debug guests on
@@ -185,7 +200,7 @@ qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
 	-device "virtserialport,bus=vser.0,chardev=meas,name=org.ssdstripe.measure"
 	"${drive_args[@]}")
 
-log "kernel $abi, $disks NVMe x $disk_size, mode $mode, tests $tests, target ${target:-ssdstripe}"
+log "kernel $abi, $disks NVMe x $disk_size, mode $mode, tests $tests${quick:+ (quick)}, target ${target:-ssdstripe}"
 log "console log: $logfile"
 boot_failures=0
 while :; do
@@ -254,6 +269,38 @@ if grep -E "$console_bad_re" "$logfile.clean" | grep -v -E 'Command line:|comman
 	log "console check FAILED:"
 	head -n 20 "$work/console-bad.txt" >&2
 	failed=1
+fi
+
+# golden_write: UPDATE=1: each test's golden output that the runner sent
+# (GOLDEN-BEGIN NAME, "GOLDEN NAME|line"..., GOLDEN-END NAME COUNT) becomes
+# tests/integration/NAME.out
+golden_write() {
+	local name count f got n=0
+	while read -r _ name count; do
+		f=$repo/tests/integration/$name
+		if [ ! -f "$f" ]; then
+			log "UPDATE=1: golden output of $name, which is no test here"
+			failed=1
+			continue
+		fi
+		got=$(mktemp)
+		awk -v p="GOLDEN $name|" 'index($0, p) == 1 { print substr($0, length(p) + 1) }' \
+			"$logfile.clean" >"$got"
+		if [ "$(wc -l <"$got")" != "$count" ]; then
+			log "UPDATE=1: $name sent $count lines of golden output, the console has $(wc -l <"$got"): $f.out left as it was"
+			rm -f "$got"
+			failed=1
+			continue
+		fi
+		chmod 0644 "$got"
+		mv "$got" "$f.out"
+		log "UPDATE=1: wrote tests/integration/$name.out (git diff shows what changed)"
+		n=$((n + 1))
+	done < <(grep '^GOLDEN-END ' "$logfile.clean" || true)
+	[ "$n" -gt 0 ] || log "UPDATE=1: every golden output was as its .out file says; nothing written"
+}
+if [ "$mode" = tests ] && [ "${UPDATE:-}" = 1 ]; then
+	golden_write
 fi
 
 [ "$boot_failures" = 0 ] || log "note: $boot_note"

@@ -26,7 +26,7 @@ EOF
 }
 
 # The health thresholds and the target's defaults (ssdstripe_tunables in
-# dm-ssdstripe/ssdstripe-target.c; test 031 checks them against the
+# dm-ssdstripe/ssdstripe-target.c; test tool/012 checks them against the
 # module: 'dmsetup table' prints a threshold only when it differs).
 TUNABLES='health_window_ms:1000 slow_factor:4 slow_min_latency_us:200
 slow_windows:3 recover_windows:3 min_ios:16 fail_windows:3 stall_ms:5000'

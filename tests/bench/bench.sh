@@ -14,8 +14,8 @@
 # quick (1 repetition, 1 s runs), profile (only the profile, section 0) or
 # chunk (only section 1c, 3 repetitions, 3 s runs); SIZE:ENGINE (e.g.
 # chunk:io_uring) runs fio with that ioengine instead of libaio.
-# shellcheck disable=SC1091 # lib.sh is at /tests/integration in the guest
-. /tests/integration/lib.sh
+# shellcheck disable=SC1091 # lib/ is at /tests/integration in the guest
+. /tests/integration/lib/common.sh
 
 size=${1:-full} ENGINE=libaio
 case $size in *:*) ENGINE=${size#*:} size=${size%%:*} ;; esac

@@ -1,4 +1,4 @@
-# Table-line and message generator of test 050 (busybox awk), seeded.
+# Table-line and message generator of stress/001 (busybox awk), seeded.
 # Variables: seed, count (table lines), msgs (messages), pool (the member
 # devices: "path maj:min sectors logical_block_sectors;...").
 # Output, one case a line:

@@ -1,0 +1,61 @@
+# shellcheck shell=sh
+# Helpers of the tool tests (after lib/common.sh): labels, writes and
+# refusals of the ssdstripe tool.
+
+# wipe_labels DEV...: zero the label area (first 2 MiB) of each device, so
+# labels left by an earlier test are not found by a scan
+wipe_labels() {
+	for _w in "$@"; do
+		dd if=/dev/zero of="$_w" bs=1M count=2 conv=notrunc,fsync 2>/dev/null ||
+			fail "cannot wipe $_w"
+	done
+}
+# writes_done DEV...: sum of completed writes (stat field 5) of the devices
+writes_done() {
+	for _w in "$@"; do disk_stat "$_w" 5; done | awk '{s += $1} END {print s + 0}'
+}
+# refused CODE PATTERN CMD...: CMD must exit with CODE and say PATTERN
+# (an extended regular expression) on stderr
+refused() {
+	_rc_want=$1 _rc_pat=$2
+	shift 2
+	"$@" >/tmp/refused.out 2>/tmp/refused.err
+	_rc=$?
+	log "$* -> $_rc: $(head -n 3 /tmp/refused.err | tr '\n' ' ')"
+	[ "$_rc" = "$_rc_want" ] || fail "'$*' exited $_rc, not $_rc_want: $(cat /tmp/refused.err)"
+	grep -qE "$_rc_pat" /tmp/refused.err || fail "'$*' did not say /$_rc_pat/: $(cat /tmp/refused.err)"
+}
+# golden_run CMD...: run CMD (its output stays in /tmp/refused.out and
+# /tmp/refused.err, as refused leaves them) and put into the golden output
+# the command (a word with a blank or quote in single quotes), what it said
+# on stderr and its exit status
+golden_run() {
+	"$@" >/tmp/refused.out 2>/tmp/refused.err
+	_rc=$?
+	log "$* -> $_rc: $(head -n 3 /tmp/refused.err | tr '\n' ' ')"
+	_gr='$'
+	for _gr_a in "$@"; do
+		case $_gr_a in
+		'' | *[[:space:]\'\"]*) _gr="$_gr '$_gr_a'" ;;
+		*) _gr="$_gr $_gr_a" ;;
+		esac
+	done
+	golden "$_gr"
+	golden </tmp/refused.err
+	golden "exit $_rc"
+}
+# golden_labels DEV...: the uuids of the labels on DEV... read <NAME uuid>
+# and <NAME member K uuid> in the golden output (golden_sub)
+golden_labels() {
+	for _gl in "$@"; do
+		_gl_ex=$(ssdstripe examine "$_gl") || fail "examine $_gl: $_gl_ex"
+		_gl_name=$(echo "$_gl_ex" | sed -n 's/^  name=//p')
+		_gl_k=$(echo "$_gl_ex" | sed -n 's/^  index=//p')
+		golden_sub "$(echo "$_gl_ex" | sed -n 's/^  array_uuid=//p')" "<$_gl_name uuid>"
+		golden_sub "$(echo "$_gl_ex" | sed -n 's/^  member_uuid=//p')" "<$_gl_name member $_gl_k uuid>"
+	done
+}
+# array_members NAME: member major:minor list of an active array, in table order
+array_members() {
+	dmsetup table "$1" | awk '{for (i = 6; i < 6 + 2 * $4; i += 2) printf "%s ", $i; print ""}'
+}
