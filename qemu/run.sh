@@ -165,6 +165,13 @@ measure_server() {
 		unplug[0-9]*)
 			# Surprise for the guest: pull SSD K out of its PCIe slot.
 			ans="$seq $(rig_monitor_cmd "$monitor" "device_del nvme${cmd#unplug}")" ;;
+		powercut)
+			# the guest asks for a power cut (tests of RUN: alone, in
+			# phases): QEMU is killed at once; the loop below boots
+			# again, phase + 1, on the same disks
+			: >"$work/powercut"
+			kill -9 "$(cat "$work/qemu.pid" 2>/dev/null)" 2>/dev/null
+			ans="$seq ok" ;;
 		critwarn[0-9]*.[0-9]*)
 			# critwarnK.V: SSD K's controller reports NVMe critical-warning
 			# bits V in its SMART/health log (0 clears them)
@@ -190,21 +197,27 @@ if [ "${UPDATE:-}" = 1 ]; then cmdline+=" ssdupdate=1"; fi
 [ "$series" = debug ] && cmdline+=" watchdog_thresh=60"
 [ -n "$append" ] && cmdline+=" $append"
 
-# shellcheck disable=SC2054  # commas belong to QEMU option values
-qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
-	-nographic -no-reboot -nic none
-	-kernel "$kroot/boot/vmlinuz-$abi" -initrd "$initrd" -append "$cmdline"
-	-monitor "unix:$monitor,server=on,wait=off"
-	-device virtio-serial-pci,id=vser
-	-chardev "pipe,id=meas,path=$fifo"
-	-device "virtserialport,bus=vser.0,chardev=meas,name=org.ssdstripe.measure"
-	"${drive_args[@]}")
+# qemu_cmd PHASE: the QEMU command line (qemu[]) of boot PHASE: a test
+# that asks for a power cut runs again in the next phase, on the same disks
+qemu_cmd() {
+	# shellcheck disable=SC2054  # commas belong to QEMU option values
+	qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
+		-nographic -no-reboot -nic none -pidfile "$work/qemu.pid"
+		-kernel "$kroot/boot/vmlinuz-$abi" -initrd "$initrd" -append "$cmdline ssdphase=$1"
+		-monitor "unix:$monitor,server=on,wait=off"
+		-device virtio-serial-pci,id=vser
+		-chardev "pipe,id=meas,path=$fifo"
+		-device "virtserialport,bus=vser.0,chardev=meas,name=org.ssdstripe.measure"
+		"${drive_args[@]}")
+}
 
 log "kernel $abi, $disks NVMe x $disk_size, mode $mode, tests $tests${quick:+ (quick)}, target ${target:-ssdstripe}"
 log "console log: $logfile"
-boot_failures=0
+boot_failures=0 phase=1 cuts=''
+rm -f "$work/powercut" "$logfile.phases"
 while :; do
 	start=$(date +%s)
+	qemu_cmd "$phase"
 	measure_server &
 	mpid=$!
 	if [ "$mode" = shell ]; then
@@ -244,8 +257,28 @@ while :; do
 		: >"$logfile"
 		continue
 	fi
+	# A power cut the guest asked for: boot again on the same disks, in
+	# the next phase; what each boot printed is kept, in order
+	if [ -e "$work/powercut" ]; then
+		rm -f "$work/powercut"
+		cat "$logfile" >>"$logfile.phases"
+		echo "=== POWER CUT at the end of phase $phase" >>"$logfile.phases"
+		log "power cut in phase $phase (the guest asked for it); phase $((phase + 1)) boots on the same disks"
+		cuts="$cuts $phase"
+		phase=$((phase + 1))
+		if [ "$phase" -le 12 ]; then
+			: >"$logfile"
+			continue
+		fi
+		log "more than 11 power cuts in one run: stopping"
+		rc=1
+	fi
 	break
 done
+if [ -e "$logfile.phases" ]; then
+	cat "$logfile" >>"$logfile.phases"
+	mv "$logfile.phases" "$logfile"
+fi
 end=$(date +%s)
 elapsed=$((end - start))
 [ "$mode" = shell ] && exit 0
@@ -312,6 +345,14 @@ if [ "$mode" = tests ]; then
 	nfail=$(grep -c '^RESULT [^ ]* FAIL' "$logfile.clean" || true)
 	nskip=$(grep -c '^RESULT [^ ]* SKIP' "$logfile.clean" || true)
 	[ "$nskip" -gt 0 ] && echo "$nskip skipped"
+	# a test that began and never said how it ended (a guest that died
+	# with it, a RESULT line that did not start a line) is a failure
+	lost=$(awk '/^=== RUN / { r[$3] = 1 } /^RESULT / { delete r[$2] }
+		END { for (t in r) printf "%s ", t }' "$logfile.clean")
+	if [ -n "$lost" ]; then
+		echo "no result: $lost"
+		nfail=$((nfail + $(echo "$lost" | wc -w)))
+	fi
 	if [ "$npass" = 0 ] && [ "$nfail" = 0 ]; then
 		log "no test results in the console log"
 		failed=1

@@ -11,16 +11,20 @@
 # only when named), unless --tests names them (all, GROUP or GROUP/NNN,
 # comma separated).  Other options go to qemu/run.sh (--quick, --guest-env,
 # ...); UPDATE=1 in the environment rewrites golden outputs (run.sh).
+# Then each test of RUN: alone for the series boots a guest of its own,
+# with the run.sh options of its RIG header line (more disks; a test that
+# cuts the power runs in phases, booting again on the same disks), and
+# the last line sums every guest's counts.
 # Ends with "N passed, N failed"; non-zero exit on any failure, kernel
 # BUG/WARNING/oops/hung task, or timeout.  Needs root.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 start=$(date +%s)
-series=6.12 args=() tests=''
+series=6.12 args=() tests='' given=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) series=$2; shift 2 ;;
-	--tests) tests=$2; shift 2 ;;
+	--tests) tests=$2 given=1; shift 2 ;;
 	*) args+=("$1"); shift ;;
 	esac
 done
@@ -33,6 +37,26 @@ if [ -z "$tests" ]; then
 	esac
 fi
 rc=0
-bash "$root/qemu/run.sh" --kernel "$series" --tests "$tests" "${args[@]}" || rc=$?
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+bash "$root/qemu/run.sh" --kernel "$series" --tests "$tests" "${args[@]}" | tee "$out" || rc=$?
+# the tests of RUN: alone, each in a guest of its own with its RIG options
+# (more disks, power cuts), when no --tests was given
+alone=''
+if [ -z "$given" ]; then
+	case $series in
+	6.12 | 6.1 | sid) alone=$(sh "$root/tests/integration/list" --kernel "$series" --alone) ;;
+	esac
+fi
+while IFS=$'\t' read -r name rig; do
+	[ -n "$name" ] || continue
+	echo "=== $name, in a guest of its own${rig:+ ($rig)}"
+	# shellcheck disable=SC2086 # the RIG header's run.sh options are words
+	bash "$root/qemu/run.sh" --kernel "$series" --tests "$name" $rig "${args[@]}" | tee -a "$out" || rc=$?
+done <<<"$alone"
+# the sum of every guest's "N passed, N failed"
+if [ -n "$alone" ]; then
+	awk '/^[0-9]+ passed, [0-9]+ failed/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' "$out"
+fi
 echo "integration: wall clock $(($(date +%s) - start))s" >&2
 exit "$rc"

@@ -22,7 +22,8 @@
 #   # DEBUG: yes              (or no)
 #   # QUICK: yes              (or no)
 #   # TARGET: any             (or ssdstripe)
-#   # RUN: always             (or on-request, last)
+#   # RUN: always             (or on-request, last, alone)
+#   # RIG: --disks 6          (RUN: alone only, and optional)
 #   #
 #   # Anything else worth saying, then the test.
 #
@@ -35,7 +36,12 @@
 #          kernel's striped target (run.sh --target striped, --no-module)
 # RUN      always: in "all"; on-request: only when named (its group or
 #          itself); last: after every other test of the run (it leaves
-#          the guest changed, as faults/003 unplugs a disk)
+#          the guest changed, as faults/003 unplugs a disk); alone: in a
+#          guest of its own, only when named by itself (check.sh boots
+#          one for it, with the qemu/run.sh options of RIG: more disks, a
+#          smaller disk).  Such a test may cut the power (host_powercut):
+#          run.sh boots the guest again on the same disks and runs it
+#          again with SSD_PHASE one higher (phase: 1 in the first boot)
 # tests/integration/list reads the headers (for this runner, check.sh,
 # check-debug and run.sh) and prints the table of them; a test whose header
 # is not valid fails.  A test converted from the old NNN-name.sh layout:
@@ -160,7 +166,10 @@ EOF
 	cleanup_all
 	left=$(dmsetup ls 2>/dev/null | grep -v '^No devices found')
 	[ -n "$left" ] && echo "  warning: devices left after cleanup: $left"
-	echo "RESULT $name $st ${reason:+$reason }($((t1 - t0))s)"
+	# on a line of its own, whatever the test left unended on the
+	# console (a progress line without its newline): run.sh counts lines
+	# that start with RESULT
+	printf '\nRESULT %s %s %s(%ss)\n' "$name" "$st" "${reason:+$reason }" $((t1 - t0))
 done
 
 # After everything is removed and unloaded: two scans (an object must stay

@@ -226,6 +226,20 @@ host_unplug() { _host_query "unplug$1"; }
 # bits V (QEMU's smart_critical_warning property, set through its monitor);
 # 0 clears them.  Prints QEMU's answer ("ok" when it had nothing to say).
 host_critical_warning() { _host_query "critwarn$1.$2"; }
+# host_powercut: the host kills this guest at once, a power cut: no
+# shutdown, no flush of its own (the emulated drives keep what they
+# acknowledged, as drives with power-loss protection do).  Only for tests
+# of RUN: alone: qemu/run.sh boots the guest again on the same disks, the
+# run's selection again, with SSD_PHASE one higher.  Never returns.
+host_powercut() {
+	log "power cut (phase $(phase))"
+	_host_query powercut >/dev/null 2>&1
+	sleep 600
+	fail "the host did not cut the power"
+}
+# phase: which boot of the run this is: 1, then one more after each power
+# cut (host_powercut)
+phase() { echo "${SSD_PHASE:-1}"; }
 
 # ---- misc --------------------------------------------------------------
 # random data file shared by tests (tmpfs), deterministic per size
