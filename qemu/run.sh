@@ -183,7 +183,15 @@ measure_server() {
 	done
 }
 
-[ -n "$logfile" ] || logfile="$work/console-$mode.log"
+# a run of one test (check.sh's RUN: alone ones) keeps its console apart
+# from the suite's, in the same work directory
+if [ -z "$logfile" ]; then
+	logfile=$work/console-$mode.log
+	case $mode:$tests in
+	tests:*,*) ;;
+	tests:*/*) logfile=$work/console-tests-${tests//\//-}.log ;;
+	esac
+fi
 : >"$logfile"
 cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
 cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests${quick:+ ssdquick=1} ssddisks=$disks ssdbench=$bench"
