@@ -105,21 +105,43 @@ kroot="$cache/kernels/$abi"
 work="$cache/run/$abi${shard:+-$shard}"
 mkdir -p "$work"
 
+# ---- build cache ------------------------------------------------------------
+# The module and the initramfs of one tree and kernel are built once and
+# kept (a day) under $cache/built, keyed by the tree's contents: the guests
+# check.sh boots one after the other (RUN: alone tests) and runs of an
+# unchanged tree start at once.  Two runs building one key at the same
+# time both build; the first to finish publishes it.
+built=$cache/built
+mkdir -p "$built"
+find "$built" -mindepth 1 -maxdepth 1 -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
+tree_key=$(tar -C "$repo" --exclude=.git --exclude-vcs-ignores --sort=name --mtime=@0 \
+	--owner=0 --group=0 --numeric-owner -cf - . 2>/dev/null | sha256sum | cut -c1-16)
+# publish FILE NAME: keep FILE as $built/NAME (atomically)
+publish() {
+	cp "$1" "$built/.$2.$$" && mv -f "$built/.$2.$$" "$built/$2"
+}
+
 # ---- module --------------------------------------------------------------
 if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
 	if [ -d "$repo/dm-ssdstripe" ] && [ -e "$repo/Makefile" ]; then
-		bdir="$cache/build/$abi${shard:+-$shard}"
-		log "building dm-ssdstripe.ko against $kdir (in $bdir)"
-		"$repo/scripts/need-debs" make:make gcc:gcc || die "cannot install make and gcc"
-		rm -rf "$bdir"
-		mkdir -p "$bdir"
-		tar -C "$repo" --exclude=.git -cf - . | tar -C "$bdir" -xf -
-		(cd "$bdir" && { make KDIR="$kdir" clean >/dev/null 2>&1 || true; } &&
-		 make KDIR="$kdir" >"$work/module-build.log" 2>&1) ||
-			{ tail -n 30 "$work/module-build.log" >&2; die "module build failed (log: $work/module-build.log)"; }
-		module="$bdir/dm-ssdstripe/dm-ssdstripe.ko"
-		[ -e "$module" ] || module=$(find "$bdir" -name dm-ssdstripe.ko | head -n 1)
-		[ -n "$module" ] || die "build produced no dm-ssdstripe.ko"
+		if [ -e "$built/$abi-$tree_key.ko" ]; then
+			module=$built/$abi-$tree_key.ko
+			log "dm-ssdstripe.ko of this tree for $abi: built before ($module)"
+		else
+			bdir="$cache/build/$abi${shard:+-$shard}"
+			log "building dm-ssdstripe.ko against $kdir (in $bdir)"
+			"$repo/scripts/need-debs" make:make gcc:gcc || die "cannot install make and gcc"
+			rm -rf "$bdir"
+			mkdir -p "$bdir"
+			tar -C "$repo" --exclude=.git -cf - . | tar -C "$bdir" -xf -
+			(cd "$bdir" && { make KDIR="$kdir" clean >/dev/null 2>&1 || true; } &&
+			 make KDIR="$kdir" >"$work/module-build.log" 2>&1) ||
+				{ tail -n 30 "$work/module-build.log" >&2; die "module build failed (log: $work/module-build.log)"; }
+			module="$bdir/dm-ssdstripe/dm-ssdstripe.ko"
+			[ -e "$module" ] || module=$(find "$bdir" -name dm-ssdstripe.ko | head -n 1)
+			[ -n "$module" ] || die "build produced no dm-ssdstripe.ko"
+			[ -n "$tree_key" ] && publish "$module" "$abi-$tree_key.ko"
+		fi
 	else
 		log "no dm-ssdstripe sources in $repo: testing the kernel's striped target instead"
 		target=striped
@@ -127,11 +149,19 @@ if [ -z "$module" ] && [ -z "$no_module" ] && [ "$target" != striped ]; then
 fi
 [ -n "$no_module" ] && [ -z "$target" ] && target=striped
 
-initrd="$work/initramfs.cpio.gz"
 perf=''
 [ "$mode" = bench ] && perf=1	# the benchmark profiles map and end_io
-"$here/build-initramfs.sh" --abi "$abi" --out "$initrd" ${module:+--module "$module"} ${perf:+--perf} ||
-	die "initramfs build failed"
+initrd_key=$(cat "$here/build-initramfs.sh" ${module:+"$module"} | sha256sum | cut -c1-16)
+initrd_name=$abi-$tree_key-$initrd_key${perf:+-perf}.cpio.gz
+if [ -n "$tree_key" ] && [ -e "$built/$initrd_name" ]; then
+	initrd=$built/$initrd_name
+	log "initramfs of this tree for $abi: built before ($initrd)"
+else
+	initrd="$work/initramfs.cpio.gz"
+	"$here/build-initramfs.sh" --abi "$abi" --out "$initrd" ${module:+--module "$module"} ${perf:+--perf} ||
+		die "initramfs build failed"
+	[ -n "$tree_key" ] && publish "$initrd" "$initrd_name"
+fi
 
 # ---- disks ---------------------------------------------------------------
 images=()
