@@ -69,6 +69,7 @@ check_set() {
 	MISSING='' ORDERED=''
 	label_awk -v u="$1" '$UUID == u' "$TMPD/labels" |
 		sort -t'|' -k"$LABEL_COL_INDEX,${LABEL_COL_INDEX}n" >"$TMPD/set"
+	set_losers "$1"
 	# the first member (lowest index) is the reference for the geometry
 	IFS= read -r _cs_l <"$TMPD/set"
 	label_rec "$_cs_l"
@@ -124,6 +125,69 @@ check_set() {
 	done
 	[ -z "$MISSING" ] || return 4
 	return 0
+}
+
+# set_losers UUID: take out of $TMPD/set the labels that never take part
+# in array UUID, and say why in $TMPD/losers (assemble_found prints it):
+# an unfinished copy of a replace (state copying), a retired member (state
+# replaced), and of two labels claiming one member the one of the older
+# generation, or, of the same generation, the one on a drive other than
+# the one the labels record for that member (Documentation/ssdstripe-
+# label.rst, "Replacing a member").  Two claims it cannot decide stay, and
+# check_set refuses them as a duplicated member.
+set_losers() {
+	: >"$TMPD/losers.$1"
+	label_awk '
+		$STATE == "copying" || $STATE == "replaced" { print "L|" $STATE "|" $0; next }
+		{ n[$INDEX]++; if (!($INDEX in g) || $GEN + 0 > g[$INDEX] + 0) g[$INDEX] = $GEN; r[NR] = $0; i[NR] = $INDEX; e[NR] = $GEN }
+		END {
+			for (x = 1; x <= NR; x++) {
+				if (!(x in r)) continue
+				if (n[i[x]] > 1 && e[x] + 0 < g[i[x]] + 0) print "L|older " g[i[x]] "|" r[x]
+				else print "K|" r[x]
+			}
+		}' "$TMPD/set" >"$TMPD/set.sorted"
+	grep '^K|' "$TMPD/set.sorted" | cut -d'|' -f2- >"$TMPD/set.keep"
+	while IFS='|' read -r _sl_t _sl_why _sl_l; do
+		[ "$_sl_t" = L ] || continue
+		label_rec "$_sl_l"
+		read_label "$L_DEV" >/dev/null 2>&1
+		_sl_by=$(label_awk -v k="$L_INDEX" '$INDEX == k {print $DEV; exit}' "$TMPD/set.keep")
+		case $_sl_why in
+		copying)
+			printf '%s
+' "$L_DEV: an unfinished copy of member $L_INDEX of array $L_NAME (a replace onto it was cut short): not assembled; '$PROG replace $L_NAME ${_sl_by:-OLD} $L_DEV' starts the copy over, '$PROG wipe $L_DEV' frees it" ;;
+		replaced)
+			printf '%s
+' "$L_DEV: was member $L_INDEX of array $L_NAME until it was replaced${L_REPBY:+ by $L_REPBY}${L_REPAT:+ on $(iso_time "$L_REPAT")}: not assembled; '$PROG wipe $L_DEV' frees it" ;;
+		*)
+			printf '%s
+' "$L_DEV: an older label of member $L_INDEX of array $L_NAME (generation $L_GEN; ${_sl_by:-another device} carries generation ${_sl_why#older }): the member moved on since (a replace); not assembled; '$PROG wipe $L_DEV' frees it" ;;
+		esac
+	done <"$TMPD/set.sorted" >>"$TMPD/losers.$1"
+	mv "$TMPD/set.keep" "$TMPD/set"
+	set_tie "$1"
+}
+# set_tie UUID: two labels of one generation claiming one member of array
+# UUID: keep the one on the drive the labels record for it, when exactly
+# one is
+set_tie() {
+	for _st_k in $(label_awk '{print $INDEX}' "$TMPD/set" | sort | uniq -d); do
+		rec_ident "$1" "$_st_k" && ident_known || continue
+		_st_ok='' _st_n=0
+		for _st_d in $(label_awk -v k="$_st_k" '$INDEX == k {print $DEV}' "$TMPD/set"); do
+			ident_of "$_st_d" && ident_match && { _st_ok=$_st_d; _st_n=$((_st_n + 1)); }
+		done
+		[ "$_st_n" = 1 ] || continue
+		ident_words
+		label_awk -v k="$_st_k" -v d="$_st_ok" '$INDEX == k && $DEV != d {print $DEV}' "$TMPD/set" |
+		while read -r _st_d; do
+			printf '%s
+' "$_st_d: carries the label of member $_st_k of array $(label_awk '{print $NAME; exit}' "$TMPD/set"), but its drive is not the one the labels record for member $_st_k ($IW, which is $_st_ok): a copy of the label; not assembled; '$PROG wipe $_st_d' frees it"
+		done >>"$TMPD/losers.$1"
+		label_awk -v k="$_st_k" -v d="$_st_ok" '$INDEX != k || $DEV == d' "$TMPD/set" >"$TMPD/set.tie"
+		mv "$TMPD/set.tie" "$TMPD/set"
+	done
 }
 
 # missing_members NAME UUID TAG: after check_set found members MISSING of
@@ -414,6 +478,10 @@ assemble_found() {
 		fi
 		check_set "$_af_u" 2>"$TMPD/why"
 		_af_c=$?
+		# the labels that take no part, whatever came of the rest
+		while IFS= read -r _af_w; do
+			once "loser $_af_w" && warn "$_af_w"
+		done <"$TMPD/losers.$_af_u"
 		_af_nm=$(label_awk -v u="$_af_u" '$UUID == u {print $NAME; exit}' "$TMPD/labels")
 		case $_af_c in
 		0) activate "$_af_u" || { _af_c=$?; [ "$_af_c" -gt "$_af_rc" ] && _af_rc=$_af_c; } ;;

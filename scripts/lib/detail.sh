@@ -106,9 +106,10 @@ cmd_detail() {
 		_de_first=''
 	done
 	if [ -n "$json" ]; then
-		printf '},"members":['
+		printf '},"replace":%s,"members":[' "$(replace_json "$nm")"
 	else
 		advice "$nm" "$astate"
+		replace_say "$nm"
 		member_columns d
 		member_row header
 	fi

@@ -26,7 +26,13 @@ sha256() { sha256sum | cut -d' ' -f1; }
 # read_label gives as L_DRIVES, a "K=identity" line per member.
 LABEL_KEYS='array_uuid:UUID name:NAME member_uuid:MEMBER index:INDEX count:COUNT
 chunk_sectors:CHUNK data_offset:OFFSET data_sectors:DATA members:MEMBERS
-created:CREATED generation:GEN'
+created:CREATED generation:GEN state:STATE replacing:REPLACING
+replaced_by:REPBY replaced_at:REPAT'
+# The keys a label carries only when they say something (replace): state
+# (copying: an unfinished copy of the member, never assembled; replaced:
+# a retired member, never assembled), replacing (the index of the member
+# a replace is copying), replaced_by and replaced_at (on a retired one).
+LABEL_OPTIONAL=' STATE REPLACING REPBY REPAT '
 
 # read_label DEV: sets L_* (and L_VERSION, L_DRIVES) from DEV's label.
 # Returns 0 valid, 1 no label, 2 damaged (L_ERR says why), 3 unsupported
@@ -90,11 +96,12 @@ EOF
 label_block() {
 	_lb_body="$MAGIC $LABEL_VERSION"
 	for _lb_kv in $LABEL_KEYS; do
-		eval "_lb_v=\${L_${_lb_kv#*:}}"
+		eval "_lb_v=\${L_${_lb_kv#*:}-}"
 		case ${_lb_kv#*:} in
 		CREATED) [ -n "$_lb_v" ] || _lb_v=$(date +%s) ;;
 		GEN) [ -n "$_lb_v" ] || _lb_v=1 ;;
 		esac
+		case $LABEL_OPTIONAL in *" ${_lb_kv#*:} "*) [ -n "$_lb_v" ] || continue ;; esac
 		_lb_body="$_lb_body$NL${_lb_kv%%:*}=$_lb_v"
 	done
 	while IFS= read -r _lb_d; do
@@ -150,7 +157,7 @@ zero_label() { zero_range "$1" $((LABEL_BLOCK / 512)) $((LABEL_BLOCK / 512)); }
 # whose label is shadowed by another signature, what that is.  DEV comes
 # first (grep "^DEV|" finds a device's record); everything else reads
 # records by field name: label_rec in the shell, label_awk in awk.
-LABEL_FIELDS='DEV UUID NAME MEMBER INDEX COUNT CHUNK OFFSET DATA MEMBERS SIZE WHAT GEN VERSION'
+LABEL_FIELDS='DEV UUID NAME MEMBER INDEX COUNT CHUNK OFFSET DATA MEMBERS SIZE WHAT GEN VERSION STATE'
 LABEL_VARS='' LABEL_AWK='' _lf_i=0
 for _lf in $LABEL_FIELDS; do
 	_lf_i=$((_lf_i + 1))

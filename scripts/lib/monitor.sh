@@ -249,6 +249,7 @@ ssdstripe_array_state gauge Array state (optimal, slow, erroring, stalled, faile
 ssdstripe_array_members gauge Number of members of the array.
 ssdstripe_array_chunk_bytes gauge Chunk (stripe unit) size of the array in bytes.
 ssdstripe_array_size_bytes gauge Size of the array in bytes.
+ssdstripe_replace_progress_ratio gauge Share of a member's data a replace in progress has copied onto its new drive (0 to 1); no sample without one.
 ssdstripe_member_info gauge Member identity, value 1: kernel device name, model, serial and firmware revision as the drive reports them.
 EOF
 	member_metric_defs
@@ -275,6 +276,10 @@ write_metrics() {
 			printf 'ssdstripe_array_members{%s} %s\n' "$al" "$(set -- ${snap#* }; echo $#)"
 			printf 'ssdstripe_array_chunk_bytes{%s} %s\n' "$al" $(($(cat "$s/chunk_sectors") * 512))
 			printf 'ssdstripe_array_size_bytes{%s} %s\n' "$al" $(($(cat "$s/../size") * 512))
+			if replace_info "$nm"; then
+				printf 'ssdstripe_replace_progress_ratio{%s,member="%s"} %d.%02d\n' "$al" \
+					"$RI_MEMBER" $((${RI_PERCENT:-0} / 100)) $((${RI_PERCENT:-0} % 100))
+			fi
 			i=0
 			for mst in ${snap#* }; do
 				member_info "$s" "$i" "$mst"
@@ -313,6 +318,47 @@ textfile_check() {
 		exit 2
 	fi
 	rm -f "$1.tmp.$$"
+}
+
+# mon_replace NAME: events of a replace of one of NAME's members: started,
+# progress (every quarter), read errors, done or stopped (when its mirror
+# is gone: done if the member is on the replace's NEW now)
+mon_replace() {
+	_mr_f=$TMPD/prevrep/$1
+	mkdir -p "$TMPD/prevrep"
+	_mr_p=''
+	[ -f "$_mr_f" ] && _mr_p=$(cat "$_mr_f")
+	if replace_info "$1"; then
+		_mr_q=$((${RI_PERCENT:-0} / 25 * 25))
+		_mr_now="$RI_MEMBER|${RI_FROM#/dev/}|${RI_TO#/dev/}|$RI_STATE|$_mr_q"
+		[ "$_mr_now" = "$_mr_p" ] && return 0
+		printf '%s\n' "$_mr_now" >"$_mr_f"
+		_mr_u=$(array_uuid "$1")
+		FIRE_DETAIL="${RI_FROM#/dev/} onto ${RI_TO#/dev/}, ${RI_PERCENT:-0}% copied"
+		if [ -z "$_mr_p" ]; then
+			fire replace-started "$1" "$RI_MEMBER" "${RI_TO#/dev/}" '' copying '' "$_mr_u" ''
+		elif [ "$RI_STATE" != copying ] && [ "${_mr_p#*|*|*|}" = "copying|${_mr_p##*|}" ]; then
+			FIRE_DETAIL="$RI_STATE: '$PROG replace --finish $1' says which ranges"
+			fire replace-read-errors "$1" "$RI_MEMBER" "${RI_TO#/dev/}" copying "$RI_STATE" '' "$_mr_u" ''
+		else
+			fire replace-progress "$1" "$RI_MEMBER" "${RI_TO#/dev/}" '' "${RI_PERCENT:-0}%" '' "$_mr_u" ''
+		fi
+		FIRE_DETAIL=''
+		return 0
+	fi
+	[ -n "$_mr_p" ] || return 0
+	rm -f "$_mr_f"
+	_mr_k=${_mr_p%%|*} _mr_to=${_mr_p#*|*|} _mr_to=${_mr_to%%|*}
+	rp_table "$1" || return 0
+	_mr_mm=$(rp_word "$RP_MM" "$_mr_k")
+	_mr_dev=$(mm_dev "$_mr_mm")
+	if [ "${_mr_dev#/dev/}" = "$_mr_to" ]; then
+		fire replace-done "$1" "$_mr_k" "$_mr_to" '' "${_mr_to}" '' "$(array_uuid "$1")" ''
+	else
+		FIRE_DETAIL="the member is on ${_mr_dev#/dev/}"
+		fire replace-stopped "$1" "$_mr_k" "$_mr_to" '' '' '' "$(array_uuid "$1")" ''
+		FIRE_DETAIL=''
+	fi
 }
 
 # mon_poll: one look at every array; fires events, writes the textfile,
@@ -356,6 +402,7 @@ mon_poll() {
 			i=$((i + 1))
 		done
 		echo "$snap" >"$TMPD/prev/$nm"
+		mon_replace "$nm"
 	done
 	for f in "$TMPD"/prev/*; do
 		[ -e "$f" ] || continue

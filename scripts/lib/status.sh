@@ -80,12 +80,13 @@ cmd_status() {
 		if [ -n "$json" ]; then
 			[ -n "$_su_first" ] || printf ','
 			_su_first=''
-			printf '{"name":%s,"uuid":%s,"state":%s,"member_count":%s,"chunk_sectors":%s,"size_sectors":%s,"members":[' \
+			printf '{"name":%s,"uuid":%s,"state":%s,"member_count":%s,"chunk_sectors":%s,"size_sectors":%s,"replace":%s,"members":[' \
 				"$(json_str "$nm")" "$(if [ -n "$u" ]; then json_str "$u"; else echo null; fi)" \
-				"$(json_str "$astate")" "$n" "$chunk" "$size"
+				"$(json_str "$astate")" "$n" "$chunk" "$size" "$(replace_json "$nm")"
 		else
 			say "array $nm: $astate, $(plural "$n" member), chunk $(human "$chunk"), $(human "$size")${u:+, uuid $u}"
 			advice "$nm" "$astate"
+			replace_say "$nm"
 			member_row header
 		fi
 		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES=''
