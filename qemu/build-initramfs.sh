@@ -118,7 +118,7 @@ mkdir -p "$mroot"
 if [ ! -e "$kroot/lib/modules/$abi/modules.dep" ]; then
 	depmod -b "$kroot" "$abi"
 fi
-mods="nvme nvme-core dm-mod dm-delay dm-flakey null_blk raid0 md-mod ext4 xfs
+mods="nvme nvme-core dm-mod dm-delay dm-flakey dm-mirror null_blk raid0 md-mod ext4 xfs
 virtio_pci virtio_console loop crc32c_generic crc32c-intel libcrc32c crc32_generic
 scsi_debug sd_mod"
 # not every kernel has every module (the debug kernel has no crc32c-intel)

@@ -173,7 +173,7 @@ set_losers() {
 # one is
 set_tie() {
 	for _st_k in $(label_awk '{print $INDEX}' "$TMPD/set" | sort | uniq -d); do
-		rec_ident "$1" "$_st_k" && ident_known || continue
+		if ! rec_ident "$1" "$_st_k" || ! ident_known; then continue; fi
 		_st_ok='' _st_n=0
 		for _st_d in $(label_awk -v k="$_st_k" '$INDEX == k {print $DEV}' "$TMPD/set"); do
 			ident_of "$_st_d" && ident_match && { _st_ok=$_st_d; _st_n=$((_st_n + 1)); }

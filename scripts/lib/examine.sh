@@ -86,6 +86,12 @@ cmd_examine() {
 				*) say "  $l" ;;
 				esac
 			done
+			case $L_STATE in
+			replaced)
+				say "  retired: member $L_INDEX of array $L_NAME until it was replaced${L_REPBY:+ by $L_REPBY}${L_REPAT:+ on $(iso_time "$L_REPAT")}; assemble never takes it ('$PROG wipe $c' frees it)" ;;
+			copying)
+				say "  an unfinished copy of member $L_INDEX of array $L_NAME (a replace onto it): assemble never takes it ('$PROG replace' starts the copy over, '$PROG wipe $c' frees it)" ;;
+			esac
 			examine_drives "$c" ;;
 		1) warn "$c has no ssdstripe label"; _ex_rc=4; continue ;;
 		*) warn "$c: $L_ERR"; _ex_rc=3 ;;

@@ -173,7 +173,6 @@ rp_write_labels() {
 rp_cut() {
 	[ "${SSDSTRIPE_TEST_CUT:-}" = "$1" ] || return 0
 	say "test: cutting the power at $1"
-	sync
 	${SSDSTRIPE_TEST_CUT_CMD:-false}
 	sleep 600
 }
@@ -234,7 +233,14 @@ replace_info() {
 # replace_say NAME: the line status and detail print under an array whose
 # member is being replaced; nothing when none is
 replace_say() {
-	replace_info "$1" || return 0
+	if ! replace_info "$1"; then
+		# no copy runs, but the labels say one did: cut short
+		rp_table "$1" || return 0
+		_ry_d=$(mm_dev "${RP_MM%% *}" 2>/dev/null) || return 0
+		read_label "$_ry_d" 2>/dev/null && [ -n "$L_REPLACING" ] || return 0
+		say "  a replace of member $L_REPLACING was cut short (the array runs on its old drive): '$PROG replace $1 OLD NEW' starts it over ('$PROG assemble' named the new drive an unfinished copy)"
+		return 0
+	fi
 	say "  replace: member $RI_MEMBER, ${RI_FROM#/dev/} onto ${RI_TO#/dev/}: ${RI_PERCENT:-?}% copied${RI_RATE:+, $(human $((RI_RATE / 512)))/s}${RI_ETA:+, ${RI_ETA}s left}${RI_STATE:+ ($RI_STATE)}"
 	case $RI_STATE in
 	copying) ;;
@@ -454,6 +460,7 @@ replace_start() {
 		# shellcheck disable=SC2086 # its options
 		setsid "$0" replace --finish ${ignore:+--ignore-read-errors} "$nm" \
 			</dev/null >"$REPLACE_RUN/$nm.log" 2>&1 &
+		echo $! >"$REPLACE_RUN/$nm.pid"
 		say "the copy goes on in the background ('$PROG status $nm' shows it; its log: $REPLACE_RUN/$nm.log)"
 		return 0
 	fi
@@ -499,6 +506,9 @@ replace_finish() {
 			say "replace $nm member $k: $pct% ($(human "$done_s") of $(human "$all_s")${rate:+, $(human $((rate / 512)))/s}${eta:+, ${eta}s left})"
 			tl=$pct
 		fi
+		# the rig's mid-copy power cut: the mirror stacked, the labels
+		# marking the replace, the writes going to both
+		rp_cut copying
 		[ "$RM_SYNC" = "$RM_TOTAL" ] && break
 		case $RM_HEALTH in
 		A?) ;;
@@ -509,7 +519,6 @@ replace_finish() {
 			last=$RM_SYNC
 			[ "$stuck" -ge 5 ] && { replace_read_errors "$nm"; return $?; } ;;
 		esac
-		[ "$pct" -ge 50 ] && rp_cut copying
 		sleep 1
 	done
 	replace_switch "$nm" ''
@@ -598,7 +607,7 @@ replace_switch() {
 	rp_write_labels "$uuid" "$devs" "$k" "$gen" replaced '' "$old" ||
 		warn "could not mark $old replaced; 'ssdstripe wipe $old' erases its label"
 	RP_REPBY='' RP_REPAT=''
-	rm -f "$REPLACE_RUN/$nm"
+	rm -f "$REPLACE_RUN/$nm" "$REPLACE_RUN/$nm.pid"
 	say "member $k of $nm is now $new (was $old); $old is free: '$PROG wipe $old' erases its retired label"
 }
 
@@ -631,6 +640,11 @@ replace_abort() {
 	[ -n "$mir" ] || die 4 "no replace of a member of $nm is in progress (nothing to abort)"
 	replace_info "$nm" || die 1 "cannot read the replace of $nm"
 	k=$RI_MEMBER old=$RI_FROM new=$RI_TO
+	# a --background process waiting for this copy: it has nothing to wait for
+	if [ -r "$REPLACE_RUN/$nm.pid" ]; then
+		read -r _ra_p <"$REPLACE_RUN/$nm.pid" && [ "$_ra_p" != "$$" ] && kill "$_ra_p" 2>/dev/null
+		rm -f "$REPLACE_RUN/$nm.pid"
+	fi
 	mms='' offs='' i=0
 	rp_table "$nm"
 	for m in $RP_MM; do
