@@ -281,9 +281,10 @@ rp_bad_in() {
 		echo "$(($2 - $4)) $(($2 - $4 + $3 - 1))"
 		return 0
 	fi
-	_bi_h=$(($3 / 2))
-	rp_bad_in "$1" "$2" "$_bi_h" "$4"
-	rp_bad_in "$1" $(($2 + _bi_h)) $(($3 - _bi_h)) "$4"
+	# halves from the arguments, not a variable: sh has no locals, and
+	# the first half's recursion would change it under the second
+	rp_bad_in "$1" "$2" $(($3 / 2)) "$4"
+	rp_bad_in "$1" $(($2 + $3 / 2)) $(($3 - $3 / 2)) "$4"
 }
 # rp_array_ranges K FIRST LAST: member K's data sectors FIRST..LAST as
 # array sector ranges (a chunk at a time: the stripe interleaves them)
