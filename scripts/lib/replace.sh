@@ -106,6 +106,26 @@ rp_reload() {
 	_rr_e=$(dmsetup resume "$1" 2>&1) || { warn "cannot resume $1 with its new table: $_rr_e"; return 1; }
 }
 
+# rp_stack ARRAY MIRROR TABLE: ARRAY suspended (nothing more reaches OLD
+# but through the mirror), MIRROR's loaded table made live (its copy
+# starts), ARRAY onto TABLE and resumed; on a failure ARRAY runs on as
+# before (and MIRROR is the caller's to remove)
+rp_stack() {
+	_rs_e=$(dmsetup suspend "$1" 2>&1) || { warn "cannot suspend $1: $_rs_e"; return 1; }
+	if ! _rs_e=$(dmsetup resume "$2" 2>&1); then
+		warn "cannot start the copy $2: $_rs_e"
+		dmsetup resume "$1"
+		return 1
+	fi
+	rp_hook stacking
+	if ! _rs_e=$(dmsetup reload "$1" --table "$3" 2>&1); then
+		warn "cannot load the new table of $1: $_rs_e"
+		dmsetup resume "$1"
+		return 1
+	fi
+	_rs_e=$(dmsetup resume "$1" 2>&1) || { warn "cannot resume $1 with its new table ($_rs_e): it is suspended; 'dmsetup resume $1' tries again"; return 1; }
+}
+
 # The mirror of a replace: a dm device whose uuid names the array, so that
 # nothing takes it for an array or a member (candidates skips SSDSTRIPE-*)
 rp_mirror_uuid() { echo "${DM_UUID_PREFIX}REPLACE-$1"; }
@@ -166,6 +186,12 @@ rp_write_labels() {
 		label_write "$_rw_d" "$_rw_i" ||
 			{ warn "cannot write the label of member $_rw_i to $_rw_d: $L_ERR"; return 1; }
 	done
+}
+# rp_hook POINT: the test rig's look inside (tests only: with
+# SSDSTRIPE_TEST_HOOK=POINT, run SSDSTRIPE_TEST_HOOK_CMD there and go on)
+rp_hook() {
+	[ "${SSDSTRIPE_TEST_HOOK:-}" = "$1" ] || return 0
+	${SSDSTRIPE_TEST_HOOK_CMD:-false}
 }
 # rp_cut POINT: the test rig's power cut (tests only: with
 # SSDSTRIPE_TEST_CUT=POINT, run SSDSTRIPE_TEST_CUT_CMD and wait for the
@@ -436,13 +462,20 @@ replace_start() {
 	rp_cut labelled
 
 	# 3. the mirror, OLD first (the copy's source, and where reads go
-	# until it is complete); 4. the array onto it
+	# until it is complete), loaded but not yet live: its copy starts the
+	# moment it is, and a write the array made to OLD directly after a
+	# region was copied would be missing from NEW with the region counted
+	# in sync.  So: the array suspended (its writes on OLD done), the
+	# mirror live, 4. the array onto it, resumed.
 	mir=$nm-replace
 	dm_exists "$mir" && die 3 "a device-mapper device called $mir exists already; nothing else was changed"
-	_rp_e=$(dmsetup create "$mir" --uuid "$(rp_mirror_uuid "$uuid")" --table \
-		"0 $R_DATA mirror core 1 $REPLACE_REGION 2 $oldmm $R_OFFSET $newmm $R_OFFSET 1 handle_errors" 2>&1) ||
+	_rp_e=$(dmsetup create "$mir" --uuid "$(rp_mirror_uuid "$uuid")" --notable 2>&1) ||
 		die 1 "cannot set up the copy ($_rp_e); the array is unchanged"
-	mknode "$mir" >/dev/null 2>&1
+	_rp_e=$(dmsetup load "$mir" --table \
+		"0 $R_DATA mirror core 1 $REPLACE_REGION 2 $oldmm $R_OFFSET $newmm $R_OFFSET 1 handle_errors" 2>&1) || {
+		dmsetup remove "$mir" >/dev/null 2>&1
+		die 1 "cannot set up the copy ($_rp_e); the array is unchanged"
+	}
 	mirmm=$(dmsetup info -c --noheadings -o major,minor --separator : "$mir" | tr -d ' ')
 	mms='' offs=''
 	i=0
@@ -450,10 +483,11 @@ replace_start() {
 		if [ "$i" = "$k" ]; then mms="$mms $mirmm" offs="$offs 0"; else mms="$mms $m" offs="$offs $(rp_word "$RP_OFF" "$i")"; fi
 		i=$((i + 1))
 	done
-	if ! rp_reload "$nm" "$(rp_line "$mms" "$offs")"; then
+	if ! rp_stack "$nm" "$mir" "$(rp_line "$mms" "$offs")"; then
 		dmsetup remove "$mir" >/dev/null 2>&1
 		die 1 "the array stays on $old; '$PROG replace $nm $old $new' tries again"
 	fi
+	mknode "$mir" >/dev/null 2>&1
 	rp_state "$nm" "member=$k" "from=$old" "to=$new" state=copying "started=$(date +%s)" percent=0
 	say "replacing member $k of $nm: copying $old onto $new ($(human "$R_DATA"))"
 	if [ -n "$bg" ]; then
