@@ -224,7 +224,7 @@ rp_state() {
 # replace_info NAME: sets RI_* of array NAME's replace in progress (from the
 # mirror under it, and the state file): RI_MEMBER, RI_FROM, RI_TO,
 # RI_PERCENT, RI_STATE (copying, read errors, failed), RI_RATE, RI_ETA;
-# false when none is in progress
+# 1 when none is in progress, 2 when its mirror is not under the array
 replace_info() {
 	_ri_u=$(dm_uuid "$1")
 	_ri_u=${_ri_u#"$DM_UUID_PREFIX"}
@@ -233,6 +233,8 @@ replace_info() {
 	rp_table "$1" || return 1
 	_ri_mm=$(dmsetup info -c --noheadings -o major,minor --separator : "$_ri_m" | tr -d ' ')
 	RI_MEMBER=$(echo "$RP_MM" | awk -v m="$_ri_mm" '{for (i = 1; i <= NF; i++) if ($i == m) print i - 1}')
+	# a mirror not (yet) under the array: being stacked, or left over
+	[ -n "$RI_MEMBER" ] || return 2
 	# its table: 0 LEN mirror core 1 REGION 2 OLD OFF NEW OFF ...
 	set -f
 	# shellcheck disable=SC2046 # the table's words
@@ -259,14 +261,20 @@ replace_info() {
 # replace_say NAME: the line status and detail print under an array whose
 # member is being replaced; nothing when none is
 replace_say() {
-	if ! replace_info "$1"; then
+	replace_info "$1"
+	case $? in
+	0) ;;
+	2)
+		say "  replace: a copy's device exists, the array not on it: a replace starting (or one that failed to start: 'dmsetup remove $(rp_mirror_of "$_ri_u")' if none runs)"
+		return 0 ;;
+	*)
 		# no copy runs, but the labels say one did: cut short
 		rp_table "$1" || return 0
 		_ry_d=$(mm_dev "${RP_MM%% *}" 2>/dev/null) || return 0
 		read_label "$_ry_d" 2>/dev/null && [ -n "$L_REPLACING" ] || return 0
 		say "  a replace of member $L_REPLACING was cut short (the array runs on its old drive): '$PROG replace $1 OLD NEW' starts it over ('$PROG assemble' named the new drive an unfinished copy)"
-		return 0
-	fi
+		return 0 ;;
+	esac
 	say "  replace: member $RI_MEMBER, ${RI_FROM#/dev/} onto ${RI_TO#/dev/}: ${RI_PERCENT:-?}% copied${RI_RATE:+, $(human $((RI_RATE / 512)))/s}${RI_ETA:+, ${RI_ETA}s left}${RI_STATE:+ ($RI_STATE)}"
 	case $RI_STATE in
 	copying) ;;
@@ -511,7 +519,12 @@ replace_finish() {
 	uuid=${uuid#"$DM_UUID_PREFIX"}
 	mir=$(rp_mirror_of "$uuid")
 	[ -n "$mir" ] || die 4 "no replace of a member of $nm is in progress"
-	replace_info "$nm" || die 1 "cannot read the replace of $nm"
+	replace_info "$nm"
+	case $? in
+	0) ;;
+	2) die 1 "the copy's device $mir is not under $nm (a replace starting, or one that failed to start): nothing to finish; if no replace runs, 'dmsetup remove $mir' removes it" ;;
+	*) die 1 "cannot read the replace of $nm" ;;
+	esac
 	k=$RI_MEMBER old=$RI_FROM new=$RI_TO
 	rp_labels "$uuid" "$(rp_devs "$old")" || die 1 "cannot read the labels of $nm"
 	trap 'say ""; say "the copy goes on in the kernel: '"'$PROG replace --finish $nm'"' completes it, '"'$PROG replace --abort $nm'"' stops it"; exit 130' INT TERM
@@ -673,7 +686,12 @@ replace_abort() {
 	uuid=${uuid#"$DM_UUID_PREFIX"}
 	mir=$(rp_mirror_of "$uuid")
 	[ -n "$mir" ] || die 4 "no replace of a member of $nm is in progress (nothing to abort)"
-	replace_info "$nm" || die 1 "cannot read the replace of $nm"
+	replace_info "$nm"
+	case $? in
+	0) ;;
+	2) die 1 "the copy's device $mir is not under $nm (a replace starting, or one that failed to start): nothing to abort; if no replace runs, 'dmsetup remove $mir' removes it" ;;
+	*) die 1 "cannot read the replace of $nm" ;;
+	esac
 	k=$RI_MEMBER old=$RI_FROM new=$RI_TO
 	# a --background process waiting for this copy: it has nothing to wait for
 	if [ -r "$REPLACE_RUN/$nm.pid" ]; then
