@@ -335,12 +335,12 @@ mon_replace() {
 		printf '%s\n' "$_mr_now" >"$_mr_f"
 		_mr_u=$(array_uuid "$1")
 		FIRE_DETAIL="${RI_FROM#/dev/} onto ${RI_TO#/dev/}, ${RI_PERCENT:-0}% copied"
-		if [ -z "$_mr_p" ]; then
+		[ -z "$_mr_p" ] &&
 			fire replace-started "$1" "$RI_MEMBER" "${RI_TO#/dev/}" '' copying '' "$_mr_u" ''
-		elif [ "$RI_STATE" != copying ] && [ "${_mr_p#*|*|*|}" = "copying|${_mr_p##*|}" ]; then
+		if [ "$RI_STATE" != copying ] && { [ -z "$_mr_p" ] || [ "${_mr_p#*|*|*|}" = "copying|${_mr_p##*|}" ]; }; then
 			FIRE_DETAIL="$RI_STATE: '$PROG replace --finish $1' says which ranges"
 			fire replace-read-errors "$1" "$RI_MEMBER" "${RI_TO#/dev/}" copying "$RI_STATE" '' "$_mr_u" ''
-		else
+		elif [ -n "$_mr_p" ]; then
 			fire replace-progress "$1" "$RI_MEMBER" "${RI_TO#/dev/}" '' "${RI_PERCENT:-0}%" '' "$_mr_u" ''
 		fi
 		FIRE_DETAIL=''
