@@ -166,7 +166,38 @@ set_losers() {
 		esac
 	done <"$TMPD/set.sorted" >>"$TMPD/losers.$1"
 	mv "$TMPD/set.keep" "$TMPD/set"
+	set_superseded "$1"
 	set_tie "$1"
+}
+# set_superseded UUID: take out of $TMPD/set a label of array UUID older
+# than the set's newest whose device is not the drive the newest labels
+# record for its member: the member moved onto another drive since (a
+# replace switched it), and this device holds an older copy of it.  It is
+# what keeps a boot that misses the new drive off the old one.  Where the
+# newest labels identify no drive (version 1, a device-mapper device
+# without a uuid), nothing can be told and the label stays.
+set_superseded() {
+	_ss_max=$(label_awk '{ if ($GEN + 0 > m) m = $GEN + 0 } END { print m + 0 }' "$TMPD/set")
+	: >"$TMPD/set.out"
+	cp "$TMPD/set" "$TMPD/set.scan"
+	while IFS= read -r _ss_l; do
+		label_rec "$_ss_l"
+		[ "${L_GEN:-0}" -lt "$_ss_max" ] || continue
+		if ! rec_ident "$1" "$L_INDEX" || ! ident_known; then continue; fi
+		ident_of "$L_DEV" || ident_none
+		ident_match && continue
+		ident_words
+		printf '%s\n' "$L_DEV" >>"$TMPD/set.out"
+		_ss_by=$(label_awk -v k="$L_INDEX" -v d="$L_DEV" '$INDEX == k && $DEV != d {print $DEV; exit}' "$TMPD/set")
+		if [ -n "$_ss_by" ]; then
+			printf '%s\n' "$L_DEV: an older label of member $L_INDEX of array $L_NAME (generation $L_GEN; $_ss_by, the drive the newest labels record for it, carries a newer one): the member moved on since (a replace); not assembled; '$PROG wipe $L_DEV' frees it"
+		else
+			printf '%s\n' "$L_DEV: an older label of member $L_INDEX of array $L_NAME (generation $L_GEN): the newest labels (generation $_ss_max) record another drive for member $L_INDEX, $IW, which is not here; this device holds an older copy of the member (a replace moved it) and is not assembled.  Keep it until $L_NAME runs again: attach $IW"
+		fi >>"$TMPD/losers.$1"
+	done <"$TMPD/set.scan"
+	[ -s "$TMPD/set.out" ] || return 0
+	awk -F'|' 'NR == FNR { out[$0] = 1; next } !($1 in out)' "$TMPD/set.out" "$TMPD/set" >"$TMPD/set.new"
+	mv "$TMPD/set.new" "$TMPD/set"
 }
 # set_tie UUID: two labels of one generation claiming one member of array
 # UUID: keep the one on the drive the labels record for it, when exactly

@@ -19,6 +19,12 @@ cmd_stop() {
 	_st_rc=0
 	for nm in "$@"; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _st_rc=4; continue; }
+		_st_u=$(dm_uuid "$nm")
+		if [ -n "$(rp_mirror_of "${_st_u#"$DM_UUID_PREFIX"}")" ]; then
+			warn "cannot stop $nm: a replace of one of its members is in progress ('$PROG replace --abort $nm' stops it, or wait for it: '$PROG status $nm')"
+			_st_rc=1
+			continue
+		fi
 		_st_open=$(dmsetup info -c --noheadings -o open "$nm" | tr -d ' ')
 		if [ "${_st_open:-0}" != 0 ]; then
 			_st_d=$(dm_sysdir "$nm")

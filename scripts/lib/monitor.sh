@@ -328,7 +328,10 @@ mon_replace() {
 	mkdir -p "$TMPD/prevrep"
 	_mr_p=''
 	[ -f "$_mr_f" ] && _mr_p=$(cat "$_mr_f")
-	if replace_info "$1"; then
+	replace_info "$1"
+	case $? in
+	2) return 0 ;; # being set up or taken down: the next look tells
+	0)
 		_mr_q=$((${RI_PERCENT:-0} / 25 * 25))
 		_mr_now="$RI_MEMBER|${RI_FROM#/dev/}|${RI_TO#/dev/}|$RI_STATE|$_mr_q"
 		[ "$_mr_now" = "$_mr_p" ] && return 0
@@ -344,21 +347,33 @@ mon_replace() {
 			fire replace-progress "$1" "$RI_MEMBER" "${RI_TO#/dev/}" '' "${RI_PERCENT:-0}%" '' "$_mr_u" ''
 		fi
 		FIRE_DETAIL=''
-		return 0
-	fi
+		return 0 ;;
+	esac
 	[ -n "$_mr_p" ] || return 0
 	rm -f "$_mr_f"
 	_mr_k=${_mr_p%%|*} _mr_to=${_mr_p#*|*|} _mr_to=${_mr_to%%|*}
-	rp_table "$1" || return 0
-	_mr_mm=$(rp_word "$RP_MM" "$_mr_k")
-	_mr_dev=$(mm_dev "$_mr_mm")
-	if [ "${_mr_dev#/dev/}" = "$_mr_to" ]; then
-		fire replace-done "$1" "$_mr_k" "$_mr_to" '' "${_mr_to}" '' "$(array_uuid "$1")" ''
-	else
-		FIRE_DETAIL="the member is on ${_mr_dev#/dev/}"
-		fire replace-stopped "$1" "$_mr_k" "$_mr_to" '' '' '' "$(array_uuid "$1")" ''
-		FIRE_DETAIL=''
+	_mr_u=$(array_uuid "$1")
+	# how it ended, as the replace left it ($REPLACE_RUN/NAME.last)
+	_mr_st='' _mr_why=''
+	if [ -r "$REPLACE_RUN/$1.last" ]; then
+		while IFS='=' read -r _mr_key _mr_v; do
+			case $_mr_key in state) _mr_st=$_mr_v ;; why) _mr_why=$_mr_v ;; esac
+		done <"$REPLACE_RUN/$1.last"
 	fi
+	rp_table "$1" || return 0
+	_mr_dev=$(mm_dev "$(rp_word "$RP_MM" "$_mr_k")")
+	if [ "${_mr_dev#/dev/}" = "$_mr_to" ]; then
+		fire replace-done "$1" "$_mr_k" "$_mr_to" '' "${_mr_to}" '' "$_mr_u" ''
+		return 0
+	fi
+	# read errors the last look missed (the replace stops within a second)
+	if [ "$_mr_st" = "read errors" ] && [ "${_mr_p#*|*|*|}" = "copying|${_mr_p##*|}" ]; then
+		FIRE_DETAIL="$_mr_why; '$PROG replace' said which ranges"
+		fire replace-read-errors "$1" "$_mr_k" "$_mr_to" copying "$_mr_st" '' "$_mr_u" ''
+	fi
+	FIRE_DETAIL="the member is on ${_mr_dev#/dev/}${_mr_why:+ ($_mr_why)}"
+	fire replace-stopped "$1" "$_mr_k" "$_mr_to" '' '' '' "$_mr_u" ''
+	FIRE_DETAIL=''
 }
 
 # mon_poll: one look at every array; fires events, writes the textfile,
