@@ -611,16 +611,22 @@ rp_begin() {
 	say "replacing member $k of $nm: copying $old onto $new ($(human "$R_DATA"))"
 }
 
-# replace_finish NAME: wait for NAME's copy, then switch the array onto
-# NEW; on a drive error during it, put the array back on OLD (and with
-# --ignore-read-errors copy around what OLD cannot give)
-replace_finish() {
+# rp_find NAME WHY: nm, uuid and mir (the copy's device) of array NAME's
+# replace; exit 4 when NAME is no active array or has none (WHY says more)
+rp_find() {
 	nm=$1
 	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
 	uuid=$(dm_uuid "$nm")
 	uuid=${uuid#"$DM_UUID_PREFIX"}
 	mir=$(rp_mirror_of "$uuid")
-	[ -n "$mir" ] || die 4 "no replace of a member of $nm is in progress"
+	[ -n "$mir" ] || die 4 "no replace of a member of $nm is in progress$2"
+}
+
+# replace_finish NAME: wait for NAME's copy, then switch the array onto
+# NEW; on a drive error during it, put the array back on OLD (and with
+# --ignore-read-errors copy around what OLD cannot give)
+replace_finish() {
+	rp_find "$1" ''
 	replace_info "$nm"
 	case $? in
 	0) ;;
@@ -980,12 +986,7 @@ rp_copy_blocks() {
 # process that waits for the copy (--background) has gone: it is told to
 # stop, and its switch, if it has begun one, runs to its end first
 replace_abort() {
-	nm=$1
-	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
-	uuid=$(dm_uuid "$nm")
-	uuid=${uuid#"$DM_UUID_PREFIX"}
-	mir=$(rp_mirror_of "$uuid")
-	[ -n "$mir" ] || die 4 "no replace of a member of $nm is in progress (nothing to abort)"
+	rp_find "$1" ' (nothing to abort)'
 	if [ -r "$REPLACE_RUN/$nm.pid" ] && read -r _ra_p <"$REPLACE_RUN/$nm.pid" &&
 		[ "$_ra_p" != "$$" ] && rp_is_watcher "$_ra_p"; then
 		kill "$_ra_p" 2>/dev/null
