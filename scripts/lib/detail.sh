@@ -14,11 +14,15 @@ array state, members, chunk and size; discard passdown, per-member
 statistics and every health threshold (the live table's value, or the
 target's default; a changed one says its default); then per member its
 index, device, model, serial, size, state, errors, retries, recent mean
-latency and what its drive says of its health (SMART: ok, warning,
+latency, what its drive says of its health (SMART: ok, warning,
 critical or unknown; every figure in --json, with the drive its labels
-record: recorded_id, recorded_serial, recorded_model), a line for each
+record: recorded_id, recorded_serial, recorded_model) and how it is
+reached (NVMe: transport pcie, tcp, rdma or fc, address, subsystem NQN;
+--json adds its controller and the controller's state), a line for each
 member whose device is gone (the drive its labels record: reseat it, or
-replace it; or where it is now) and for each drive that is not ok.
+replace it; or where it is now), for each fabric member whose controller
+is not live or whose I/O would wait for ctrl_loss_tmo (fast_io_fail_tmo
+off), and for each drive that is not ok.
 --json prints the same as one object.  Reads only.
 Exit: 0 (whatever the state: status exits by state), 2 usage, 4 no such
 array.
@@ -113,10 +117,11 @@ cmd_detail() {
 		member_columns d
 		member_row header
 	fi
-	DRIVE_NOTES='' GONE_NOTES=''
+	DRIVE_NOTES='' GONE_NOTES='' FABRIC_NOTES='' FABRIC_SAY=all
 	# shellcheck disable=SC2086 # the member states are words
 	members_out "$s" d "$json" ${snap#* }
+	FABRIC_SAY=''
 	[ -n "$json" ] && printf ']}\n'
-	[ -n "$json" ] || printf '%s' "$GONE_NOTES$DRIVE_NOTES"
+	[ -n "$json" ] || printf '%s' "$GONE_NOTES$FABRIC_NOTES$DRIVE_NOTES"
 	return 0
 }

@@ -352,7 +352,7 @@ smart_throttled() {
 # under the table (DRIVE_NOTES) and fold it into their exit code
 # (DRIVE_RC: 5 warning, 6 critical).
 MEMBER_FIELDS="$MEMBER_FIELDS
-drive|-|drive_health:S|sd|13:DRIVE:%s:str|10:DRIVE:%s:str|ssdstripe_member_drive_health:gauge:states=ok,warning,critical,unknown|Health the member's drive reports about itself (SMART): 1 for the current word, 0 for the others.
+drive|-|drive_health:S|sd|13:DRIVE:%-8s:str|10:DRIVE:%-8s:str|ssdstripe_member_drive_health:gauge:states=ok,warning,critical,unknown|Health the member's drive reports about itself (SMART): 1 for the current word, 0 for the others.
 drive_why|-|drive_why:s|sd|-|-|-|
 drive_source|-|drive_source:S|sd|-|-|-|
 drive_critical|-|drive_critical_warning:N|sd|-|-|ssdstripe_member_drive_critical_warning:gauge:opt|NVMe critical-warning bits the drive sets (0: none; SATA: 1 when its self-assessment failed).

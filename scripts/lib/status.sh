@@ -16,7 +16,10 @@ where the drive is now), state (ok, slow, erroring, stalled, failed), I/O,
 errors, latency, discard totals, the NVMe temperature where hwmon has it and
 what the drive says of its own health (DRIVE: ok, warning, critical or
 unknown, from smartctl or nvme-cli, kept SMART_CACHE s, default 60; a line
-says why for each drive that is not ok).  The array state is its worst
+says why for each drive that is not ok), and how an NVMe member is reached:
+its transport (pcie, or tcp, rdma, fc for a namespace another host
+exports), address and subsystem NQN (a line says when a fabric member's
+controller is not live: its storage host or the link is down).  The array state is its worst
 member's: optimal, slow, erroring, stalled or failed.
 With no array active and none named it says "no active arrays" (--json:
 an empty list) and exits 0: nothing is unhealthy.  Name the arrays you
@@ -89,12 +92,13 @@ cmd_status() {
 			replace_say "$nm"
 			member_row header
 		fi
-		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES=''
+		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES='' FABRIC_NOTES='' FABRIC_SAY=state
 		recorded_load "$s" "$u"
 		# shellcheck disable=SC2086 # the member states are words
 		members_out "$s" s "$json" ${snap#* }
+		FABRIC_SAY=''
 		[ -n "$json" ] && printf ']}'
-		[ -n "$json" ] || printf '%s' "$GONE_NOTES$DRIVE_NOTES"
+		[ -n "$json" ] || printf '%s' "$GONE_NOTES$FABRIC_NOTES$DRIVE_NOTES"
 		# a drive's own warning counts even while the I/O is fine
 		[ "$DRIVE_RC" -gt "$_su_rc" ] && _su_rc=$DRIVE_RC
 	done
