@@ -42,7 +42,7 @@ fi
 	/usr/sbin/blkdiscard:util-linux /usr/sbin/losetup:mount /usr/bin/lsblk:util-linux \
 	mke2fs:e2fsprogs mkfs.xfs:xfsprogs fio:fio mdadm:mdadm kmod:kmod \
 	blktrace:blktrace jq:jq cpio:cpio xz:xz-utils ldd:libc-bin \
-	smartctl:smartmontools nvme:nvme-cli \
+	smartctl:smartmontools nvme:nvme-cli tc:iproute2 \
 	${perf:+/usr/bin/perf:linux-perf} || die "cannot install the rig's tools"
 busybox=/bin/busybox
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not statically linked (install busybox-static)"
@@ -88,6 +88,7 @@ bins="
 /usr/sbin/blktrace /usr/bin/blkparse
 /usr/sbin/blkid /usr/bin/jq
 /usr/sbin/smartctl /usr/sbin/nvme
+/usr/sbin/tc
 "
 [ -n "$perf" ] && bins="$bins /usr/bin/perf"
 for b in $bins; do copy_bin "$b"; done
@@ -120,7 +121,8 @@ if [ ! -e "$kroot/lib/modules/$abi/modules.dep" ]; then
 fi
 mods="nvme nvme-core dm-mod dm-delay dm-flakey dm-mirror null_blk raid0 md-mod ext4 xfs
 virtio_pci virtio_console loop crc32c_generic crc32c-intel libcrc32c crc32_generic
-scsi_debug sd_mod"
+scsi_debug sd_mod
+configfs nvmet nvmet-tcp nvme-tcp nvme-fabrics virtio_net sch_netem"
 # not every kernel has every module (the debug kernel has no crc32c-intel)
 for m in $mods; do
 	modprobe -d "$kroot" -S "$abi" --show-depends "$m" 2>/dev/null |
@@ -171,6 +173,7 @@ cp -r "$repo/tests/integration" "$root/tests/"
 install -D -m 0755 "$repo/tests/bench/bench.sh" "$root/tests/bench/bench.sh"
 cp "$here/demo.sh" "$root/demo.sh" 2>/dev/null || true
 cp "$here/init" "$root/init"
+cp "$here/fabric-init.sh" "$root/fabric-init.sh"
 chmod +x "$root/init" "$root"/tests/integration/*.sh "$root"/tests/integration/list \
 	"$root"/tests/integration/*/[0-9][0-9][0-9]
 echo "$abi" >"$root/etc/kernel-abi"

@@ -107,3 +107,130 @@ died_before_init() {
 	grep -m1 -E 'BUG:|Oops|Kernel panic' "$logf" | tr -d '\r' |
 		sed 's/^\[[ 0-9.]*\] //' | grep .
 }
+
+# ---- the fabric rig: storage guests ---------------------------------------------
+# A set of guests for NVMe over fabrics: N storage guests (same kernel and
+# initramfs, /init in mode storage, qemu/fabric-init.sh) export their NVMe
+# disks with nvmet over TCP, each to the test guest over a point-to-point
+# link of its own: a QEMU socket netdev that the storage guest listens on at
+# 127.0.0.1 and the test guest connects to.  Nothing else is addressed, on
+# the host or in the guests (198.18.K.0/24 inside, fabric-init.sh).  Each
+# storage guest has one vCPU: it only serves (under TCG an idle guest costs
+# little, a busy one a core).  run.sh --storage-hosts N starts a set for a
+# test run or an interactive guest (--shell).
+rig_storage_dirs=() rig_storage_ports=() rig_storage_pids=()
+
+# rig_free_port: a TCP port on 127.0.0.1 that nothing listens on now
+rig_free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# rig_storage_start WORK N DISKS SIZE MEM KERNEL INITRD TIMEOUT: boot storage
+# guests 1..N in the background, each in WORK/storageK with DISKS disks of
+# SIZE (serials stKd0, stKd1, ...), MEM MB, its console in
+# WORK/storageK/console.log and its monitor at WORK/storageK/monitor.sock;
+# returns when each one's QEMU listens for its link
+rig_storage_start() {
+	local work=$1 n=$2 disks=$3 size=$4 mem=$5 kernel=$6 initrd=$7 tmo=$8 k j dir port
+	local -a serials drives q
+	for ((k = 1; k <= n; k++)); do
+		dir=$work/storage$k
+		mkdir -p "$dir"
+		serials=()
+		for ((j = 0; j < disks; j++)); do
+			rm -f "$dir/st${k}d$j.img"
+			truncate -s "$size" "$dir/st${k}d$j.img"
+			serials+=("st${k}d$j")
+		done
+		mapfile -t drives < <(nvme_drive_args "$dir" "${serials[@]}")
+		port=$(rig_free_port)
+		# shellcheck disable=SC2054 # commas belong to QEMU option values
+		q=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 1 -m "$mem"
+			-nographic -no-reboot -nic none -pidfile "$dir/qemu.pid"
+			-kernel "$kernel" -initrd "$initrd"
+			-append "console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1 mitigations=off ssdmode=storage ssdstorage=$k ssddisks=$disks ssdlinks=1"
+			-monitor "unix:$dir/monitor.sock,server=on,wait=off"
+			-netdev "socket,id=fab,listen=127.0.0.1:$port"
+			-device "virtio-net-pci,netdev=fab,mac=$(rig_link_mac "$k" 02)"
+			"${drives[@]}")
+		rm -f "$dir/qemu.pid"
+		timeout -k 10 "$tmo" "${q[@]}" </dev/null >"$dir/console.log" 2>&1 &
+		rig_storage_pids+=("$!")
+		rig_storage_dirs+=("$dir")
+		rig_storage_ports+=("$port")
+	done
+	# the test guest's QEMU connects at its start: the listeners first
+	for ((k = 1; k <= n; k++)); do
+		port=${rig_storage_ports[k - 1]}
+		for ((j = 0; j < 300; j++)); do
+			[ -n "$(ss -Hltn "sport = :$port" 2>/dev/null)" ] && break
+			kill -0 "${rig_storage_pids[k - 1]}" 2>/dev/null || break
+			sleep 0.1
+		done
+		if [ -z "$(ss -Hltn "sport = :$port" 2>/dev/null)" ]; then
+			printf 'rig: storage guest %s does not listen on 127.0.0.1:%s (console %s)\n' \
+				"$k" "$port" "${rig_storage_dirs[k - 1]}/console.log" >&2
+			tail -n 5 "${rig_storage_dirs[k - 1]}/console.log" >&2
+			return 1
+		fi
+	done
+}
+
+# rig_link_mac K END: the MAC of link K's NIC at END (01 the test guest, 02
+# storage guest K); fabric-init.sh finds its links by them
+rig_link_mac() { printf '52:54:00:5d:%02x:%s' "$1" "$2"; }
+
+# rig_storage_net_args: the test guest's QEMU arguments, one a line: a NIC
+# per storage guest, connected to its link
+rig_storage_net_args() {
+	local k
+	for ((k = 1; k <= ${#rig_storage_ports[@]}; k++)); do
+		printf '%s\n' -netdev "socket,id=fab$k,connect=127.0.0.1:${rig_storage_ports[k - 1]}" \
+			-device "virtio-net-pci,netdev=fab$k,mac=$(rig_link_mac "$k" 01)"
+	done
+}
+
+# rig_storage_cmd K WHAT: for the test guest (run.sh's measurement
+# channel): ready (yes, no or failed), stop and cont (QEMU freezes storage
+# guest K and lets it run again: a host that hangs, every vCPU and device
+# at once), blocks (the 512-byte blocks its disk images hold on the host)
+rig_storage_cmd() {
+	local dir=${rig_storage_dirs[$1 - 1]:-} img out
+	[ -n "$dir" ] || { echo "error no storage guest $1"; return 0; }
+	case $2 in
+	ready)
+		if grep -q 'ssdstripe-storage: ready' "$dir/console.log"; then echo yes
+		elif grep -q 'ssdstripe-storage: FAILED' "$dir/console.log"; then echo failed
+		else echo no; fi ;;
+	stop | cont) rig_monitor_cmd "$dir/monitor.sock" "$2" ;;
+	blocks)
+		out=''
+		for img in "$dir"/st*d*.img; do out="$out $(stat -c %b "$img")"; done
+		echo "${out# }" ;;
+	*) echo "error unknown storage command $2" ;;
+	esac
+}
+
+# rig_storage_stop: end every storage guest (a storage guest never ends
+# by itself) and check its console as the test guest's is checked; prints
+# what is wrong with each, nothing when all are well
+rig_storage_stop() {
+	local k j dir pid
+	for ((k = 1; k <= ${#rig_storage_dirs[@]}; k++)); do
+		dir=${rig_storage_dirs[k - 1]} pid=${rig_storage_pids[k - 1]}
+		# a frozen guest would not see its power button: let it run first
+		rig_monitor_cmd "$dir/monitor.sock" cont >/dev/null 2>&1
+		rig_monitor_cmd "$dir/monitor.sock" quit >/dev/null 2>&1
+		for ((j = 0; j < 50; j++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		tr -d '\r' <"$dir/console.log" >"$dir/console.clean"
+		grep -q 'ssdstripe-storage: ready' "$dir/console.clean" ||
+			echo "storage guest $k never served (console $dir/console.log)"
+		if grep -E "$console_bad_re" "$dir/console.clean" | grep -v -E 'Command line:|command line:' >"$dir/console-bad.txt"; then
+			echo "storage guest $k console check FAILED ($dir/console.log):"
+			head -n 10 "$dir/console-bad.txt"
+		fi
+	done
+	rig_storage_dirs=() rig_storage_ports=() rig_storage_pids=()
+}

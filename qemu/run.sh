@@ -6,7 +6,8 @@
 #               [--shell] [--disks N] [--disk-size SIZE] [--timeout SECS] [--target striped]
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
 #               [--test-timeout SECS] [--guest-env VAR=VALUE,...] [--shard NAME]
-#               [--append 'KERNEL ARGS']
+#               [--append 'KERNEL ARGS'] [--storage-hosts N [--storage-disks M]
+#               [--storage-disk-size SIZE] [--storage-mem MB]]
 #
 # --tests takes all (the default), GROUP or GROUP/NNN, comma separated
 # (tests/integration/list; all leaves out RUN: on-request tests); --quick
@@ -21,6 +22,11 @@
 # apart, under run/<abi>-NAME, so that tests/integration/check-debug can run
 # two guests at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU
 # lock.
+# --storage-hosts N boots N storage guests first (the fabric rig, qemu/rig.sh):
+# each exports its M NVMe disks (default 1, of 1G) with nvmet over TCP on a
+# point-to-point link of its own to the test guest (QEMU socket netdevs on
+# 127.0.0.1; 198.18.K.1 and .2 inside); they end with the test guest, and
+# their consoles are checked as its is.
 # --kernel debug boots the KASAN/lockdep/kmemleak kernel of qemu/debug-kernel
 # (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
@@ -37,6 +43,7 @@ cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
 series=6.12 tests=all quick='' mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
 module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
+storage_hosts=0 storage_disks=1 storage_disk_size=1G storage_mem=384
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
@@ -57,7 +64,11 @@ while [ $# -gt 0 ]; do
 	--guest-env) guest_env=$2; shift 2 ;;
 	--shard) shard=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+	--storage-hosts) storage_hosts=$2; shift 2 ;;
+	--storage-disks) storage_disks=$2; shift 2 ;;
+	--storage-disk-size) storage_disk_size=$2; shift 2 ;;
+	--storage-mem) storage_mem=$2; shift 2 ;;
+	-h|--help) sed -n '2,35p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -192,6 +203,10 @@ measure_server() {
 			ans=$seq
 			for img in "${images[@]}"; do ans="$ans $(stat -c %b "$img")"; done ;;
 		fsblock) ans="$seq $(stat -f -c %S "$work")" ;;
+		storage-ready[0-9]* | storage-stop[0-9]* | storage-cont[0-9]* | storage-blocks[0-9]*)
+			# the fabric rig's storage guest K (rig_storage_cmd)
+			k=${cmd##*[!0-9]} w=${cmd#storage-}
+			ans="$seq $(rig_storage_cmd "$k" "${w%"$k"}")" ;;
 		unplug[0-9]*)
 			# Surprise for the guest: pull SSD K out of its PCIe slot.
 			ans="$seq $(rig_monitor_cmd "$monitor" "device_del nvme${cmd#unplug}")" ;;
@@ -226,6 +241,7 @@ fi
 cmdline="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
 cmdline+=" mitigations=off ssdmode=$mode ssdtests=$tests${quick:+ ssdquick=1} ssddisks=$disks ssdbench=$bench"
 cmdline+=" ssdtesttimeout=$test_timeout${guest_env:+ ssdenv=$guest_env}"
+[ "$storage_hosts" -gt 0 ] && cmdline+=" ssdlinks=$storage_hosts"
 [ -n "$target" ] && cmdline+=" ssdtarget=$target"
 if [ "${UPDATE:-}" = 1 ]; then cmdline+=" ssdupdate=1"; fi
 # The debug kernel's boot-time W+X page-table walk runs under KASAN for
@@ -246,8 +262,18 @@ qemu_cmd() {
 		-device virtio-serial-pci,id=vser
 		-chardev "pipe,id=meas,path=$fifo"
 		-device "virtserialport,bus=vser.0,chardev=meas,name=org.ssdstripe.measure"
-		"${drive_args[@]}")
+		"${drive_args[@]}" "${net_args[@]}")
 }
+
+# the fabric rig: storage guests first, their links listening for ours
+net_args=()
+if [ "$storage_hosts" -gt 0 ]; then
+	log "$storage_hosts storage guest(s), $storage_disks NVMe x $storage_disk_size each, ${storage_mem} MB, 1 vCPU"
+	trap 'rig_storage_stop >/dev/null 2>&1' EXIT
+	rig_storage_start "$work" "$storage_hosts" "$storage_disks" "$storage_disk_size" "$storage_mem" \
+		"$kroot/boot/vmlinuz-$abi" "$initrd" $((timeout + 120)) || die "storage guests did not start"
+	mapfile -t net_args < <(rig_storage_net_args)
+fi
 
 log "kernel $abi, $disks NVMe x $disk_size, mode $mode, tests $tests${quick:+ (quick)}, target ${target:-ssdstripe}"
 log "console log: $logfile"
@@ -319,6 +345,11 @@ if [ -e "$logfile.phases" ]; then
 fi
 end=$(date +%s)
 elapsed=$((end - start))
+storage_bad=''
+if [ "$storage_hosts" -gt 0 ]; then
+	storage_bad=$(rig_storage_stop)
+	trap - EXIT
+fi
 [ "$mode" = shell ] && exit 0
 
 # ---- verdict ---------------------------------------------------------------
@@ -339,6 +370,10 @@ fi
 if grep -E "$console_bad_re" "$logfile.clean" | grep -v -E 'Command line:|command line:' >"$work/console-bad.txt"; then
 	log "console check FAILED:"
 	head -n 20 "$work/console-bad.txt" >&2
+	failed=1
+fi
+if [ -n "$storage_bad" ]; then
+	printf '%s\n' "$storage_bad" | sed 's/^/run: /' >&2
 	failed=1
 fi
 
