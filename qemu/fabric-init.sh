@@ -57,12 +57,15 @@ fabric_serve() {
 	_fs_k=$1
 	modprobe configfs
 	mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
-	modprobe nvmet && modprobe nvmet-tcp || { echo "ssdstripe-storage: no nvmet"; return 1; }
+	if ! modprobe nvmet || ! modprobe nvmet-tcp; then
+		echo "ssdstripe-storage: no nvmet"
+		return 1
+	fi
 	_fs_nqn=$(fabric_nqn "$_fs_k")
 	_fs_s=/sys/kernel/config/nvmet/subsystems/$_fs_nqn
 	mkdir "$_fs_s" || return 1
 	echo 1 >"$_fs_s/attr_allow_any_host"
-	echo "ssdstripe-st$_fs_k" >"$_fs_s/attr_serial"
+	echo "rigst$_fs_k" >"$_fs_s/attr_serial"
 	echo "ssdstripe rig storage $_fs_k" >"$_fs_s/attr_model"
 	_fs_j=0
 	while :; do

@@ -23,10 +23,10 @@
 # two guests at once; with SSDSTRIPE_QEMU_LOCKED=1 the caller holds the QEMU
 # lock.
 # --storage-hosts N boots N storage guests first (the fabric rig, qemu/rig.sh):
-# each exports its M NVMe disks (default 1, of 1G) with nvmet over TCP on a
-# point-to-point link of its own to the test guest (QEMU socket netdevs on
-# 127.0.0.1; 198.18.K.1 and .2 inside); they end with the test guest, and
-# their consoles are checked as its is.
+# each exports its M NVMe disks (--storage-disks, default 1, as large as
+# --disk-size) with nvmet over TCP on a point-to-point link of its own to the
+# test guest (QEMU socket netdevs on 127.0.0.1; 198.18.K.1 and .2 inside);
+# they end with the test guest, and their consoles are checked as its is.
 # --kernel debug boots the KASAN/lockdep/kmemleak kernel of qemu/debug-kernel
 # (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
@@ -43,7 +43,7 @@ cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
 series=6.12 tests=all quick='' mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
 module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
-storage_hosts=0 storage_disks=1 storage_disk_size=1G storage_mem=384
+storage_hosts=0 storage_disks=1 storage_disk_size='' storage_mem=384
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
@@ -268,6 +268,7 @@ qemu_cmd() {
 # the fabric rig: storage guests first, their links listening for ours
 net_args=()
 if [ "$storage_hosts" -gt 0 ]; then
+	: "${storage_disk_size:=$disk_size}"
 	log "$storage_hosts storage guest(s), $storage_disks NVMe x $storage_disk_size each, ${storage_mem} MB, 1 vCPU"
 	trap 'rig_storage_stop >/dev/null 2>&1' EXIT
 	rig_storage_start "$work" "$storage_hosts" "$storage_disks" "$storage_disk_size" "$storage_mem" \

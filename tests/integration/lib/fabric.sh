@@ -4,6 +4,7 @@
 # connections to them, and their links.  Storage guest K serves subsystem
 # fabric_nqn K on 198.18.K.2:4420 over link K, whose end here is
 # 198.18.K.1 (qemu/fabric-init.sh); nothing else is ever addressed.
+# shellcheck disable=SC1091 # qemu/fabric-init.sh, put there by build-initramfs.sh
 . /fabric-init.sh
 
 # The NVMe/TCP timeouts Documentation/ssdstripe-fabric.rst recommends for
@@ -52,6 +53,8 @@ fabric_connect() {
 	_fc_c=$(fabric_ctrl "$1") || fail "no controller of $_fc_nqn after nvme connect"
 	echo "$FABRIC_FAST_IO_FAIL" >"/sys/class/nvme/$_fc_c/fast_io_fail_tmo" ||
 		fail "cannot set fast_io_fail_tmo of $_fc_c"
+	# the namespaces appear a little after the connect (an async scan)
+	wait_until 30 fabric_dev "$1" >/dev/null || fail "no namespace of $_fc_nqn after nvme connect"
 	echo "$_fc_c"
 }
 # fabric_ctrl K: the live controller (nvme4) of storage guest K's subsystem
@@ -74,6 +77,8 @@ fabric_dev() {
 	for _fds in /sys/class/nvme-subsystem/nvme-subsys*; do
 		[ "$(cat "$_fds/subsysnqn" 2>/dev/null)" = "$_fq" ] || continue
 		for _fdn in "$_fds"/nvme*n*; do
+			# the paths below the head (nvme4c4n1) are hidden
+			case ${_fdn##*/} in nvme*c*n*) continue ;; esac
 			[ -e "$_fdn/nsid" ] || continue
 			[ "$(cat "$_fdn/nsid")" = "${2:-1}" ] || continue
 			echo "/dev/${_fdn##*/}"
@@ -83,6 +88,7 @@ fabric_dev() {
 	# without native multipath the namespace hangs below its controller
 	_fdc=$(fabric_ctrl "$1") || return 1
 	for _fdn in /sys/class/nvme/"$_fdc"/nvme*n*; do
+		case ${_fdn##*/} in nvme*c*n*) continue ;; esac
 		[ "$(cat "$_fdn/nsid" 2>/dev/null)" = "${2:-1}" ] && { echo "/dev/${_fdn##*/}"; return 0; }
 	done
 	return 1
