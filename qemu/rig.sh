@@ -136,9 +136,10 @@ rig_storage_start() {
 	for ((k = 1; k <= n; k++)); do
 		dir=$work/storage$k
 		mkdir -p "$dir"
+		# an earlier run's images go, however many it had
+		rm -f "$dir"/st*d*.img
 		serials=()
 		for ((j = 0; j < disks; j++)); do
-			rm -f "$dir/st${k}d$j.img"
 			truncate -s "$size" "$dir/st${k}d$j.img"
 			serials+=("st${k}d$j")
 		done

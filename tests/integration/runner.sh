@@ -9,7 +9,7 @@
 # tests/integration/list takes it; --quick keeps the tests with QUICK: yes.
 #
 # A test is the file tests/integration/GROUP/NNN: GROUP one of target,
-# health, tool, faults, stress, soak; NNN three digits, from 001 in each
+# health, tool, faults, stress, soak, fabric; NNN three digits, from 001 in each
 # group; no extension.  busybox sh; it sources lib/common.sh and the
 # helpers of its concern (lib/*.sh), proves one behaviour and ends with
 # pass, fail "why" or skip "why".  It starts with this header, the fields
