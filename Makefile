@@ -134,7 +134,7 @@ MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 MANDIR ?= $(DATADIR)/man
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 DOCS = README.md Documentation/dm-ssdstripe.rst Documentation/ssdstripe-boot.rst \
-	Documentation/ssdstripe.rst
+	Documentation/ssdstripe.rst Documentation/ssdstripe-fabric.rst
 # kbuild runs depmod only where it finds System.map (Debian's headers have
 # none); a DESTDIR without that kernel's modules.order is a staging tree
 DEPMOD = if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.order" ]; then \
@@ -177,6 +177,8 @@ install-tools: man
 		$(DESTDIR)$(DRACUTDIR)/ssdstripe-assemble.sh
 	install -D -m 0644 scripts/systemd/ssdstripe-assemble.service \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
+	install -D -m 0644 scripts/systemd/ssdstripe-assemble-fabric.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble-fabric.service
 	install -D -m 0644 scripts/udev/56-ssdstripe.rules \
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules
 	install -D -m 0644 scripts/systemd/ssdstripe-monitor.service \
@@ -198,6 +200,7 @@ uninstall:
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble-fabric.service \
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service \
 		$(DESTDIR)$(UDEVRULESDIR)/64-ssdstripe-incremental.rules
