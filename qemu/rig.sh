@@ -196,7 +196,8 @@ rig_storage_net_args() {
 # guest K and lets it run again: a host that hangs, every vCPU and device
 # at once), blocks (the 512-byte blocks its disk images hold on the host)
 rig_storage_cmd() {
-	local dir=${rig_storage_dirs[$1 - 1]:-} img out
+	local dir='' img out
+	[ "$1" -ge 1 ] 2>/dev/null && dir=${rig_storage_dirs[$1 - 1]:-}
 	[ -n "$dir" ] || { echo "error no storage guest $1"; return 0; }
 	case $2 in
 	ready)
