@@ -118,6 +118,17 @@ died_before_init() {
 # storage guest has one vCPU: it only serves (under TCG an idle guest costs
 # little, a busy one a core).  run.sh --storage-hosts N starts a set for a
 # test run or an interactive guest (--shell).
+# What the link costs: QEMU writes each Ethernet frame to that host TCP
+# connection as it comes, without TCP_NODELAY, so Nagle's algorithm holds
+# the small last frame of a reply until the peer's delayed ACK: a 4 KiB
+# read at queue depth 1 takes about 43 ms (tests/bench/run --fabric,
+# 2026-11-26); under load the frames stream and it costs far less.  The
+# socket netdev's UDP mode (udp=, localaddr=: no Nagle, 1 ms at queue
+# depth 1) was tried and dropped: the host's socket buffer overflowed
+# under fabric/002's ordinary load and lost frames, and TCP's
+# retransmission backoff in the guest held a member's I/O for 5 s, a
+# false stall.  The tests judge health against peers on the same kind of
+# link, so the delay moves them all alike.
 rig_storage_dirs=() rig_storage_ports=() rig_storage_pids=()
 
 # rig_free_port: a TCP port on 127.0.0.1 that nothing listens on now
