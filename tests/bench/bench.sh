@@ -6,13 +6,16 @@
 #         p50_us=.. p99_us=.. cpu_us_per_io=..
 #   BENCH section=chunk target=T chunk=C members=4 workload=W rep=R iops=..
 #         bw_kib=.. p50_us=.. p99_us=.. cpu_us_per_io=..
+#   BENCH section=fabric target=ssdstripe_local|ssdstripe_tcp members=2
+#         workload=W rep=R iops=.. bw_kib=.. p50_us=.. p99_us=.. cpu_us_per_io=..
 #   BENCH section=discard target=T members=N size_mib=M rep=R secs=..
 #         member_discards=a,b,c,..
 #   BENCH section=profile target=T workload=W ios=.. samples=.. period_ns=..
 #   BENCH-SYM target=T workload=W samples=.. dso=D sym=S
 # and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs),
-# quick (1 repetition, 1 s runs), profile (only the profile, section 0) or
-# chunk (only section 1c, 3 repetitions, 3 s runs); SIZE:ENGINE (e.g.
+# quick (1 repetition, 1 s runs), profile (only the profile, section 0),
+# chunk (only section 1c, 3 repetitions, 3 s runs) or fabric (only section
+# 1f, over NVMe/TCP: tests/bench/run --fabric); SIZE:ENGINE (e.g.
 # chunk:io_uring) runs fio with that ioengine instead of libaio.
 # shellcheck disable=SC1091 # lib/ is at /tests/integration in the guest
 . /tests/integration/lib/common.sh
@@ -23,6 +26,7 @@ case $size in
 quick) REPS=1 RT=1 PRT=2 ;;
 profile) REPS=1 RT=3 PRT=5 ;;	# only section 0
 chunk) REPS=3 RT=3 PRT=5 ;;	# only section 1c
+fabric) REPS=3 RT=3 PRT=5 ;;	# only section 1f
 *) REPS=3 RT=3 PRT=5 ;;
 esac
 CHUNK=128		# 64 KiB, the same for every striping target
@@ -286,6 +290,66 @@ if [ "$size" = chunk ]; then
 	echo "BENCH-DONE"
 	exit 0
 fi
+
+# --- 1f. fabric: the same array over NVMe/TCP against local members -------
+# tests/bench/run --fabric: run.sh boots the rig's two storage guests
+# (--storage-hosts 2, qemu/rig.sh).  ssdstripe over two local NVMe disks
+# and ssdstripe over two NVMe/TCP namespaces, one from each storage guest,
+# alike in all but the transport (2 members, the same chunk, 512 MiB of
+# each member), measured turn about within each repetition; report.py
+# gives the tcp / local ratios.  The connections use the timeouts
+# Documentation/ssdstripe-fabric.rst recommends (tests/integration/lib/fabric.sh).
+FABRIC_WORKLOADS="rr4k_qd1 rr4k_qd32 rw4k_qd32 sr1m sw1m"
+fabric_bench() {
+	if [ "${SSDSTRIPE_LINKS:-0}" -lt 2 ]; then
+		echo "BENCH-ERROR no storage guests (tests/bench/run --fabric boots them)"
+		return 1
+	fi
+	# shellcheck disable=SC1091
+	. /tests/integration/lib/fabric.sh
+	# the test library's fail ends this script: with a BENCH-ERROR
+	trap '[ -e "$SSD_REASON_FILE.failed" ] && echo "BENCH-ERROR $(cat "$SSD_REASON_FILE.failed")"' EXIT
+	fabric_rig 2
+	fabric_connect 1 >/dev/null
+	fabric_connect 2 >/dev/null
+	_fb_sz=1048576		# 512 MiB of each member
+	_fb_i=0
+	for _fb_d in $(disk 0) $(disk 1) $(fabric_dev 1) $(fabric_dev 2); do
+		dmsetup create "bf_m$_fb_i" --table "0 $_fb_sz linear $_fb_d 0" || {
+			echo "BENCH-ERROR cannot map $_fb_d"
+			return 1
+		}
+		_fb_i=$((_fb_i + 1))
+	done
+	for _fb_k in local tcp; do
+		_fb_m=/dev/mapper/bf_m0 _fb_n=/dev/mapper/bf_m1
+		[ "$_fb_k" = local ] || _fb_m=/dev/mapper/bf_m2 _fb_n=/dev/mapper/bf_m3
+		dmsetup create "bf_$_fb_k" --table "0 $((2 * _fb_sz)) ssdstripe 2 $CHUNK $_fb_m 0 $_fb_n 0" || {
+			echo "BENCH-ERROR cannot build the $_fb_k array"
+			return 1
+		}
+	done
+	rep=1
+	while [ "$rep" -le "$REPS" ]; do
+		for wl in $FABRIC_WORKLOADS; do
+			progress "fabric rep $rep $wl"
+			for _fb_k in local tcp; do
+				measure fabric "ssdstripe_$_fb_k" 2 "$wl" "/dev/mapper/bf_$_fb_k" "$rep"
+			done
+		done
+		rep=$((rep + 1))
+	done
+	for _fb_k in local tcp; do dmsetup remove "bf_$_fb_k"; done
+	for _fb_i in 0 1 2 3; do dmsetup remove "bf_m$_fb_i"; done
+	for _fb_k in 1 2; do fabric_disconnect "$_fb_k"; done
+	trap - EXIT
+}
+if [ "$size" = fabric ]; then
+	fabric_bench
+	echo "BENCH-DONE"
+	exit 0
+fi
+
 profile
 if [ "$size" = profile ]; then
 	echo "BENCH-DONE"

@@ -286,6 +286,63 @@ def compare_md(prev, h2h_range, scaling, prof_json):
     return md
 
 
+FABRIC_WORKLOADS = ["rr4k_qd1", "rr4k_qd32", "rw4k_qd32", "sr1m", "sw1m"]
+
+
+def fabric_md(runs):
+    """Section 1f: the same 2-member array over NVMe/TCP against local NVMe
+    members, in one guest run.  Each ratio (tcp / local) is taken within a
+    repetition (the two measured one after the other), then the median."""
+    fr = [r for r in runs if r.get("section") == "fabric"]
+    if not fr:
+        return [], {}
+    reps = sorted({r["rep"] for r in fr})
+
+    def get(rep, k, wl):
+        for r in fr:
+            if (r["rep"], r["target"], r["workload"]) == \
+                    (rep, f"ssdstripe_{k}", wl):
+                return r
+        return None
+
+    md = ["### The same array over NVMe/TCP against local members", "",
+          "ssdstripe over two local NVMe SSDs and over two NVMe/TCP "
+          "namespaces (one per storage guest, nvmet over a QEMU socket link "
+          "on 127.0.0.1), 2 members, 64 KiB chunks, measured turn about in "
+          "one guest run; ratios tcp / local within a repetition, median of "
+          "%d (latency ratios above 1 and throughput ratios below 1: the "
+          "fabric costs that much here)." % len(reps), "",
+          "| workload | local IOPS | tcp IOPS | IOPS tcp / local "
+          "| MB/s local / tcp | p50 µs local / tcp | p50 tcp / local "
+          "| p99 µs local / tcp | CPU µs/IO local / tcp |",
+          "|---|---|---|---|---|---|---|---|---|"]
+    out = {}
+    for wl in FABRIC_WORKLOADS:
+        pairs = [(get(rep, "local", wl), get(rep, "tcp", wl)) for rep in reps]
+        pairs = [(a, b) for a, b in pairs if a and b]
+        if not pairs:
+            continue
+
+        def med(k, i):
+            return statistics.median(p[i][k] for p in pairs)
+
+        def rat(k):
+            per = [b[k] / a[k] for a, b in pairs if a[k]]
+            return statistics.median(per) if per else float("nan")
+        out[wl] = {"iops_tcp_over_local": rat("iops"),
+                   "p50_tcp_over_local": rat("p50_us"),
+                   "p99_tcp_over_local": rat("p99_us")}
+        md.append(f"| {wl} | {med('iops', 0):.0f} | {med('iops', 1):.0f} "
+                  f"| {fmt(out[wl]['iops_tcp_over_local'])} "
+                  f"| {med('bw_kib', 0) / 1024:.1f} / {med('bw_kib', 1) / 1024:.1f} "
+                  f"| {med('p50_us', 0):.0f} / {med('p50_us', 1):.0f} "
+                  f"| {fmt(out[wl]['p50_tcp_over_local'])} "
+                  f"| {med('p99_us', 0):.0f} / {med('p99_us', 1):.0f} "
+                  f"| {med('cpu_us_per_io', 0):.1f} / {med('cpu_us_per_io', 1):.1f} |")
+    md.append("")
+    return md, out
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -301,6 +358,16 @@ def main():
     disc = [r for r in runs if r.get("section") == "discard"]
     prof_md, prof_json = profile_md(runs, syms)
     ch_md, ch_goals, ch_json = chunk_md(runs)
+    fb_md, fb_json = fabric_md(runs)
+    if not perf and fb_md:      # tests/bench/run --fabric
+        fb_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
+            if errors else []
+        with open(f"{out}/results.md", "w") as f:
+            f.write("\n".join([f"Command: `{command}`", ""] + fb_md) + "\n")
+        with open(f"{out}/results.json", "w") as f:
+            json.dump({"runs": runs, "errors": errors,
+                       "fabric_ratios": fb_json}, f, indent=1)
+        return
     if not perf and ch_md:      # tests/bench/run --chunk
         ch_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
             if errors else []
