@@ -343,6 +343,17 @@ def fabric_md(runs):
     return md, out
 
 
+
+def write_partial(out, command, md, errors, obj):
+    """results.md and results.json of a run of one section (--fabric,
+    --chunk, --profile): the command, the section's lines, its errors"""
+    md = md + ([f"Errors during the run: {'; '.join(errors)}", ""]
+               if errors else [])
+    with open(f"{out}/results.md", "w") as f:
+        f.write("\n".join([f"Command: `{command}`", ""] + md) + "\n")
+    with open(f"{out}/results.json", "w") as f:
+        json.dump(obj, f, indent=1)
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -360,34 +371,22 @@ def main():
     ch_md, ch_goals, ch_json = chunk_md(runs)
     fb_md, fb_json = fabric_md(runs)
     if not perf and fb_md:      # tests/bench/run --fabric
-        fb_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
-            if errors else []
-        with open(f"{out}/results.md", "w") as f:
-            f.write("\n".join([f"Command: `{command}`", ""] + fb_md) + "\n")
-        with open(f"{out}/results.json", "w") as f:
-            json.dump({"runs": runs, "errors": errors,
-                       "fabric_ratios": fb_json}, f, indent=1)
+        write_partial(out, command, fb_md, errors,
+                      {"runs": runs, "errors": errors,
+                       "fabric_ratios": fb_json})
         return
     if not perf and ch_md:      # tests/bench/run --chunk
-        ch_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
-            if errors else []
-        with open(f"{out}/results.md", "w") as f:
-            f.write("\n".join([f"Command: `{command}`", "",
-                               "| goal | measured | |", "|---|---|---|"]
-                              + ch_goals + [""] + ch_md + prof_md) + "\n")
-        with open(f"{out}/results.json", "w") as f:
-            json.dump({"runs": runs, "syms": syms, "errors": errors,
+        write_partial(out, command,
+                      ["| goal | measured | |", "|---|---|---|"]
+                      + ch_goals + [""] + ch_md + prof_md, errors,
+                      {"runs": runs, "syms": syms, "errors": errors,
                        "chunk_ratios": ch_json,
-                       "profile_ns_per_io": prof_json}, f, indent=1)
+                       "profile_ns_per_io": prof_json})
         return
     if not perf and prof_md:    # tests/bench/run --profile
-        prof_md += [f"Errors during the run: {'; '.join(errors)}", ""] \
-            if errors else []
-        with open(f"{out}/results.md", "w") as f:
-            f.write("\n".join([f"Command: `{command}`", ""] + prof_md) + "\n")
-        with open(f"{out}/results.json", "w") as f:
-            json.dump({"runs": runs, "syms": syms, "errors": errors,
-                       "profile_ns_per_io": prof_json}, f, indent=1)
+        write_partial(out, command, prof_md, errors,
+                      {"runs": runs, "syms": syms, "errors": errors,
+                       "profile_ns_per_io": prof_json})
         return
     if not perf:
         sys.exit("bench-report: no BENCH lines in " + log)
