@@ -24,8 +24,13 @@
 #                       rules, docs,
 #                       man pages, bash completion;
 #                       DESTDIR and PREFIX (default /usr) are respected
-#   make install-tools  the same without the module (with DKMS: make dkms.conf)
+#   make install-tools  the same without the module (with DKMS: make install-dkms)
+#   make install-dkms   the module's source and dkms.conf in
+#                       /usr/src/dm-ssdstripe-VERSION, for "dkms install"
 #   make dkms.conf      dkms.conf from dkms.conf.in and VERSION
+#   make deb            the Debian packages (dpkg-buildpackage -us -uc -b) in
+#                       build/deb/ (DEBDIR): dm-ssdstripe-dkms, ssdstripe,
+#                       ssdstripe-initramfs, ssdstripe-dracut
 #   make uninstall
 #   make clean
 
@@ -38,7 +43,7 @@ VERSION := $(shell cat $(CURDIR)/VERSION)
 
 .PHONY: all module clean demo check lint kunit integration bench \
 	check-debug debug-kernel fuzz soak check-boot man dkms.conf \
-	install install-module install-tools uninstall
+	install install-module install-tools install-dkms uninstall deb
 
 FUZZ_KERNEL ?= 6.12
 FUZZ_COUNT ?= 5000
@@ -173,16 +178,19 @@ install-tools: man
 	install -D -m 0755 scripts/initramfs-tools/scripts/local-top/ssdstripe \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-top/ssdstripe
 	$(call install_libdir,scripts/dracut/90ssdstripe/module-setup.sh,0755,$(DRACUTDIR)/module-setup.sh)
-	install -D -m 0644 scripts/dracut/90ssdstripe/ssdstripe-assemble.sh \
+	install -D -m 0755 scripts/dracut/90ssdstripe/ssdstripe-assemble.sh \
 		$(DESTDIR)$(DRACUTDIR)/ssdstripe-assemble.sh
-	install -D -m 0644 scripts/systemd/ssdstripe-assemble.service \
-		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble.service
-	install -D -m 0644 scripts/systemd/ssdstripe-assemble-fabric.service \
-		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble-fabric.service
+	install -d $(DESTDIR)$(UNITDIR)
+	# the units name the guides where DOCDIR puts them
+	for u in ssdstripe-assemble.service ssdstripe-assemble-fabric.service \
+			ssdstripe-monitor.service; do \
+		sed 's|file:/usr/share/doc/dm-ssdstripe/|file:$(DOCDIR)/|' scripts/systemd/$$u \
+			>$(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		mv -f $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
 	install -D -m 0644 scripts/udev/56-ssdstripe.rules \
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules
-	install -D -m 0644 scripts/systemd/ssdstripe-monitor.service \
-		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service
 	install -D -m 0644 scripts/udev/64-ssdstripe-incremental.rules \
 		$(DESTDIR)$(UDEVRULESDIR)/64-ssdstripe-incremental.rules
 	install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(DOCDIR)/ssdstripe.conf.example
@@ -190,6 +198,27 @@ install-tools: man
 	# never overwrite an administrator's configuration
 	test -e $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf || \
 		install -D -m 0644 scripts/ssdstripe.conf $(DESTDIR)$(SYSCONFDIR)/ssdstripe.conf
+
+# the module's source as DKMS builds it (dkms.conf: kbuild in this folder,
+# Kbuild reads VERSION and runs dm-ssdstripe/probe-kernel), then
+# "dkms install dm-ssdstripe/$(VERSION)"; the Debian package carries the same
+DKMSSRCDIR ?= /usr/src/dm-ssdstripe-$(VERSION)
+DKMS_SOURCES = $(filter-out %.mod.c dm-ssdstripe/compat-probed.h, \
+	$(wildcard dm-ssdstripe/*.c dm-ssdstripe/*.h)) \
+	dm-ssdstripe/Kbuild dm-ssdstripe/Kconfig dm-ssdstripe/probe.mk dm-ssdstripe/version.mk
+install-dkms: dkms.conf
+	install -d $(DESTDIR)$(DKMSSRCDIR)/dm-ssdstripe/probes
+	install -m 0644 Kbuild VERSION dkms.conf $(DESTDIR)$(DKMSSRCDIR)/
+	install -m 0644 $(DKMS_SOURCES) $(DESTDIR)$(DKMSSRCDIR)/dm-ssdstripe/
+	install -m 0755 dm-ssdstripe/probe-kernel $(DESTDIR)$(DKMSSRCDIR)/dm-ssdstripe/
+	install -m 0644 dm-ssdstripe/probes/*.c $(DESTDIR)$(DKMSSRCDIR)/dm-ssdstripe/probes/
+
+# ---- Debian packages -------------------------------------------------------
+# debian/ (dpkg-buildpackage -us -uc -b) in a copy of this tree, with
+# debian/changelog written from VERSION: the packages in DEBDIR
+DEBDIR ?= build/deb
+deb:
+	DEBDIR=$(DEBDIR) bash $(CURDIR)/scripts/make-deb
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ssdstripe \
