@@ -1,34 +1,59 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Root file system on an ssdstripe array, booted by Debian's own initramfs
-# generators: make check's "boot" part.
+# Root file system on an ssdstripe array, installed from the Debian
+# packages (make deb) the way an administrator installs them, and booted
+# by Debian's own initramfs generators: make check's "boot" part.
 #
 #   qemu/boot-root.sh [--kernel 6.12|6.1]
-#                     [--only initramfs-tools|dracut|initramfs-tools-all|dkms]
-#                     [--timeout SECS] [--keep]
+#                     [--only packages|initramfs-tools|dracut|initramfs-tools-all|sid]
+#                     [--except sid] [--timeout SECS] [--keep]
 #
-# 1. Builds (cached in $SSDSTRIPE_CACHE/boot, rebuilt when missing) two
-#    minimal bookworm trees with mmdebstrap: one with initramfs-tools (also
-#    the root file system that is booted), one with dracut (they conflict).
-# 2. Into both: Debian's kernel modules (qemu/fetch-kernel.sh), dm-ssdstripe.ko
-#    built against that kernel's headers, and "make install DESTDIR=<tree>";
-#    then mkinitramfs or dracut runs inside its tree.
-# 3. A rig guest (qemu/boot-root-init) creates array "root" on 3 NVMe disks and
-#    array "data" on 2 more, extracts the root tree onto root, mkfs's data.
-# 4. Boots each initramfs with root=/dev/mapper/root, the disks attached in
-#    another order than at creation.  The initramfs assembles root only
-#    (initramfs-tools: BOOT root in /etc/ssdstripe.conf; dracut:
-#    ssdstripe.assemble=root on the command line), ssdstripe-assemble.service
-#    assembles data, ssdstripe-boot-report.service (qemu/boot-root-report)
-#    prints the result and powers off.  A third boot (initramfs-tools-all)
-#    has the initramfs assemble everything (ssdstripe.assemble=all): the
-#    unit then finds nothing to do and must still succeed.
-# 5. DKMS: "dkms add" + "dkms build" of the tree in a bookworm chroot with
-#    Debian's dkms and the kernel's headers.
-# A boot passes when / is /dev/mapper/root, the unit succeeded, data is
-# active (and mounted from fstab) and the console shows no BUG, WARNING,
-# oops or hung task.  Prints RESULT lines and "N passed, N failed".
+# --kernel names the kernel the system is upgraded to (K_NEW, default 6.12);
+# it starts with the other series' kernel (K_OLD).
+# 1. make deb: dm-ssdstripe-dkms, ssdstripe, ssdstripe-initramfs,
+#    ssdstripe-dracut (build/deb of a copy of the tree).
+# 2. A bookworm tree (mmdebstrap, cached in $SSDSTRIPE_CACHE/boot) with
+#    initramfs-tools and Debian's K_OLD (linux-image, linux-headers), in
+#    which apt, chrooted, installs the packages (apt fetches dkms and the
+#    compiler): DKMS builds the module for K_OLD, their trigger regenerates
+#    K_OLD's initramfs (the test never runs mkinitramfs); "apt remove"
+#    takes the hooks, units and module away and regenerates the initramfs
+#    without them; "apt purge" leaves nothing; installing again brings it
+#    all back.  Then the administrator's /etc/ssdstripe.conf (BOOT root),
+#    and apt installs K_NEW: DKMS's kernel hook builds the module for it
+#    and its initramfs has module, tool and configuration.  A second tree
+#    with dracut and K_NEW gets ssdstripe-dracut the same way.  Each step
+#    is a RESULT (package-install, package-remove, package-purge,
+#    package-reinstall, kernel-upgrade, package-dracut).
+# 3. A rig guest (qemu/boot-root-init) creates array "root" on 3 NVMe disks,
+#    array "data" on 2 more (and "spare", and "old" re-used as swap),
+#    extracts the first tree onto root, mkfs's data.
+# 4. Boots, root=/dev/mapper/root, the disks attached in another order than
+#    at creation, the kernel and initramfs from /boot of the tree:
+#    initramfs-tools   K_NEW: its initramfs assembles root only (BOOT root),
+#                      ssdstripe-assemble.service (enabled by the package)
+#                      assembles data, udev leaves spare alone; real udev
+#                      and health uevents (udev-health)
+#    dracut            K_NEW, the dracut tree's initramfs (the trigger's),
+#                      ssdstripe.assemble=root: udev assembles data
+#    initramfs-tools-all  K_OLD with the initramfs the packages' trigger
+#                      made when they were installed again (BOOT all, the
+#                      shipped file): it assembles every array; then, on
+#                      that running system, "apt-get remove" and "purge"
+#                      of the packages (remove-live): the prerm warns that
+#                      / is on an array, hooks, units and modules go, the
+#                      arrays stay active, their labels and data unchanged
+#    ssdstripe-boot-report.service (qemu/boot-root-report) prints what the
+#    host checks and powers off.  A boot passes when / is /dev/mapper/root,
+#    the unit succeeded, data is active and mounted from fstab, the
+#    module that runs is the one DKMS built in the tree for that kernel
+#    (same build ID), and the console shows no BUG, WARNING, oops or hung
+#    task.
+# 5. sid: the same packages in a Debian unstable tree with its newest
+#    kernel: apt installs them, DKMS builds the module, the trigger puts it
+#    and the tool in the initramfs (no boot).
+# Prints RESULT lines and "N passed, N failed".
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,17 +63,23 @@ cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 . "$here/rig.sh"
 bcache=$cache/boot
 
-series=6.12 only='' timeout=900 keep=''
+series=6.12 only='' except='' timeout=900 keep=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
+	--except) except=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
-	-h | --help) sed -n '6,9p' "$0"; exit 0 ;;
+	-h | --help) sed -n '7,13p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
+case $series in
+6.12) old_series=6.1 ;;
+6.1) old_series=6.12 ;;
+*) echo "--kernel: 6.12 or 6.1" >&2; exit 2 ;;
+esac
 
 log() { printf 'boot-root: %s\n' "$*" >&2; }
 passed=0 failed=0
@@ -65,142 +96,430 @@ t_start=$(date +%s)
 
 [ "$(id -u)" = 0 ] || die "must run as root (mmdebstrap, chroot)"
 "$repo/scripts/need-debs" mmdebstrap:mmdebstrap qemu-system-x86_64:qemu-system-x86 \
-	make:make gcc:gcc unshare:util-linux || die "cannot install the tools it needs"
+	make:make gcc:gcc unshare:util-linux readelf:binutils xz:xz-utils ||
+	die "cannot install the tools it needs"
 
-abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
-kroot=$cache/kernels/$abi
-kdir=/usr/src/linux-headers-$abi
+# want NAME: is NAME (or a prefix of it) among what --only and --except pick
+want() {
+	[ -n "$except" ] && [ "${except#"$1"}" != "$except" ] && return 1
+	[ -z "$only" ] || [ "${only#"$1"}" != "$only" ]
+}
+# the bookworm part: the packages' checks, and the boots that need them
+bookworm=''
+for b in packages initramfs-tools dracut; do want "$b" && bookworm=1; done
+
+run_name=sid
+if [ -n "$bookworm" ]; then
+	abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
+	kroot=$cache/kernels/$abi
+	kdir=/usr/src/linux-headers-$abi
+	run_name=$abi
+fi
 # SSDSTRIPE_BOOT_WORK: another directory for this run's trees, images and
-# logs.  By default one per checkout (two worktrees' runs would otherwise
-# delete each other's files); two runs on one directory: the second waits.
-work=${SSDSTRIPE_BOOT_WORK:-$bcache/run/$abi-$(printf '%s' "$repo" | sha256sum | cut -c1-8)}
+# logs.  By default one per checkout and kind (two worktrees' runs would
+# otherwise delete each other's files; make check runs "--only sid" beside
+# "--except sid"); two runs on one directory: the second waits.
+work=${SSDSTRIPE_BOOT_WORK:-$bcache/run/$run_name-$(printf '%s' "$repo" | sha256sum | cut -c1-8)}
 mkdir -p "$work"
 exec {work_lock}>"$work/.lock"
 if ! flock -n "$work_lock"; then
 	log "another boot-root.sh is using $work (SSDSTRIPE_BOOT_WORK picks another); waiting"
 	flock "$work_lock"
 fi
+version=$(cat "$repo/VERSION")
 
-# ---- the module, built in a copy of the tree ------------------------------
+# ---- the packages, and the module for the rig's own guest -------------------
 src=$work/src
-log "building dm-ssdstripe.ko against $kdir"
 rm -rf "$src"
 mkdir -p "$src"
 tar -C "$repo" --exclude=.git -cf - . | tar -C "$src" -xf -
-make -C "$src" KDIR="$kdir" module >"$work/module-build.log" 2>&1 ||
-	{ tail -n 30 "$work/module-build.log" >&2; die "module build failed"; }
-module=$src/dm-ssdstripe/dm-ssdstripe.ko
+debs=$work/debs
+t0=$(date +%s)
+make -C "$src" deb DEBDIR="$debs" >"$work/make-deb.log" 2>&1 ||
+	{ tail -n 30 "$work/make-deb.log" >&2; die "make deb failed"; }
+log "make deb: $(cd "$debs" && echo ./*.deb | sed 's|\./||g') ($(($(date +%s) - t0))s)"
+if [ -n "$bookworm" ]; then
+	log "building dm-ssdstripe.ko against $kdir (for the guest that makes the arrays)"
+	make -C "$src" KDIR="$kdir" module >"$work/module-build.log" 2>&1 ||
+		{ tail -n 30 "$work/module-build.log" >&2; die "module build failed"; }
+	module=$src/dm-ssdstripe/dm-ssdstripe.ko
+fi
 
-# ---- bookworm trees -----------------------------------------------------
-# this machine's Debian sources (with -security: the kernel's headers are
-# there), else the default mirror
+# ---- trees ----------------------------------------------------------------
+# this machine's Debian sources (with -security: the kernels are there),
+# else the default mirror
 mirror=/etc/apt/sources.list.d/debian.sources
 [ -r "$mirror" ] || mirror=http://deb.debian.org/debian
 common=systemd-sysv,udev,kmod,dmsetup,e2fsprogs,zstd
-# base_tar NAME PACKAGES: a cached mmdebstrap tarball of bookworm minbase
+# base_tar NAME SUITE MIRROR PACKAGES: a cached mmdebstrap tarball of SUITE
+# minbase with PACKAGES
 base_tar() {
-	local t
-	t=$bcache/base-$1-$({ echo "$2"; cat "$mirror" 2>/dev/null || echo "$mirror"; } |
+	local t valid_until=true check_date=true
+	t=$bcache/base-$1-$({ echo "$2 $4"; cat "$3" 2>/dev/null || echo "$3"; } |
 		sha256sum | cut -c1-12).tar
 	if [ ! -s "$t" ]; then
-		log "mmdebstrap $1 ($2) from $mirror"
+		log "mmdebstrap $1 ($2: $4) from $3"
+		# a frozen mirror's Release files have expired: this host's apt
+		# settings for that go along (scripts/sid-root does the same)
+		eval "$(apt-config shell valid_until Acquire::Check-Valid-Until \
+			check_date Acquire::Check-Date)"
 		# mmdebstrap picks the output format by the name's extension
-		mmdebstrap --mode=root --variant=minbase --include="$2" bookworm "${t%.tar}.tmp.tar" \
-			"$mirror" >"$work/mmdebstrap-$1.log" 2>&1 ||
+		mmdebstrap --mode=root --variant=minbase --include="$4" \
+			--aptopt="Acquire::Check-Valid-Until \"$valid_until\"" \
+			--aptopt="Acquire::Check-Date \"$check_date\"" \
+			"$2" "${t%.tar}.tmp.tar" "$3" >"$work/mmdebstrap-$1.log" 2>&1 ||
 			{ tail -n 20 "$work/mmdebstrap-$1.log" >&2; rm -f "${t%.tar}.tmp.tar"; return 1; }
 		mv "${t%.tar}.tmp.tar" "$t"
 	fi
 	echo "$t"
 }
-# in_tree DIR CMD...: run CMD chrooted into DIR with /proc, /sys and /dev,
-# in a private mount namespace so nothing stays mounted
+# in_tree [--apt SUITE] DIR CMD...: run CMD chrooted into DIR with /proc,
+# /sys, /dev and a fresh /run and /tmp, in a private mount namespace so
+# nothing stays mounted; --apt: with this host's resolv.conf and apt's
+# lists and downloads kept for SUITE in $bcache/apt-SUITE (one apt at a
+# time uses them)
 in_tree() {
-	local d=$1
+	local apt='' d
+	if [ "$1" = --apt ]; then
+		apt=$bcache/apt-$2
+		shift 2
+		mkdir -p "$apt/lists/partial" "$apt/archives/partial"
+	fi
+	d=$1
 	shift
+	local lock=()
+	[ -z "$apt" ] || lock=(flock "$apt/.lock")
 	# shellcheck disable=SC2016 # expanded by the inner sh
-	unshare --mount --propagation private sh -ec '
-		d=$1; shift
+	"${lock[@]}" unshare --mount --propagation private sh -ec '
+		apt=$1 d=$2; shift 2
 		mount -t proc proc "$d/proc"
 		mount -t sysfs sysfs "$d/sys"
 		mount --rbind /dev "$d/dev"
 		mount -t tmpfs tmpfs "$d/run"
 		mount -t tmpfs tmpfs "$d/tmp"
-		exec chroot "$d" "$@"' sh "$d" "$@"
+		if [ -n "$apt" ]; then
+			mount --bind "$apt/lists" "$d/var/lib/apt/lists"
+			mount --bind "$apt/archives" "$d/var/cache/apt/archives"
+			mount --bind /etc/resolv.conf "$d/etc/resolv.conf"
+		fi
+		exec chroot "$d" "$@"' sh "$apt" "$d" "$@"
 }
-# ---- DKMS: dkms.conf against Debian's dkms and this kernel's headers -------
-dkms_check() {
-	local d=$work/tree-dkms t v t0 el rc=0
+# tree_apt SUITE DIR LOG ARGS...: apt-get ARGS in the tree, as an
+# administrator runs it (no questions; a changed configuration file kept),
+# its output appended to LOG (without the CRs of dpkg's terminal).  No
+# Recommends: what the packages Depend on must be enough (dkms recommends
+# linux-headers-amd64, which would bring another kernel's headers)
+tree_apt() {
+	local s=$1 d=$2 l=$3
+	shift 3
+	echo "# apt-get $*" >>"$l"
+	in_tree --apt "$s" "$d" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \
+		apt-get -y --no-install-recommends \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+		"$@" 2>&1 | tr -d '\r' >>"$l"
+}
+# new_tree NAME TARBALL: a fresh $work/tree-NAME from TARBALL, its path
+new_tree() {
+	local d=$work/tree-$1
+	rm -rf "$d"
+	mkdir -p "$d"
+	tar -C "$d" -xf "$2"
+	# apt in the tree resolves names with this host's resolv.conf
+	rm -f "$d/etc/resolv.conf"
+	: >"$d/etc/resolv.conf"
+	mkdir -p "$d/root/debs"
+	cp "$debs"/*.deb "$d/root/debs/"
+	# TCG: udev loading kvm_amd, and once powernow_k8, soft-locked guests
+	printf 'blacklist %s\n' kvm kvm_amd kvm_intel powernow_k8 \
+		>"$d/etc/modprobe.d/test-no-kvm.conf"
+	echo "$d"
+}
+# kernel_pkgs ABI: Debian's image (signed where there is one) and headers
+kernel_pkgs() {
+	if apt-cache show "linux-image-$1" >/dev/null 2>&1; then
+		echo "linux-image-$1 linux-headers-$1"
+	else
+		echo "linux-image-$1-unsigned linux-headers-$1"
+	fi
+}
+
+# ---- what the packages did, read in a tree ---------------------------------
+# build_id FILE: the GNU build ID of a module (.ko, .ko.xz or .ko.zst)
+build_id() {
+	local t
+	t=$(mktemp)
+	case $1 in
+	*.xz) xz -dc "$1" >"$t" ;;
+	*.zst) zstd -q -dc "$1" >"$t" ;;
+	*) cat "$1" >"$t" ;;
+	esac
+	readelf -n "$t" 2>/dev/null | awk '/Build ID:/ {print $3; exit}'
+	rm -f "$t"
+}
+# dkms_module DIR KVER: the module DKMS installed in the tree for KVER
+dkms_module() {
+	local f
+	for f in "$1"/lib/modules/"$2"/updates/dkms/dm-ssdstripe.ko*; do
+		[ -f "$f" ] && echo "$f" && return 0
+	done
+	return 1
+}
+# pkg_state DIR PKG: dpkg's status abbreviation ("ii ", "rc ", or "un" for
+# a package dpkg does not know)
+pkg_state() {
+	# shellcheck disable=SC2016 # dpkg-query's own ${field} syntax
+	in_tree "$1" dpkg-query -W -f '${db:Status-Abbrev}' "$2" 2>/dev/null || echo un
+}
+# initrd_list DIR KVER OUT: the files of the tree's initramfs for KVER
+initrd_list() {
+	in_tree "$1" lsinitramfs "/boot/initrd.img-$2" >"$3" 2>&1
+}
+# installed_why DIR LOG BOOTPKG KVER...: why the packages are not installed
+# as they should be (nothing when they are): each installed, DKMS's module
+# for every KVER, the assembly unit enabled and the monitor not, the
+# shipped configuration file; and the initramfs (of the first KVER, the
+# newest when the packages came: the one their trigger regenerates) made
+# by the trigger after that, with module, tool, hook and configuration
+installed_why() {
+	local d=$1 l=$2 bp=$3 k p f list=$work/initrd.list
+	shift 3
+	for p in ssdstripe dm-ssdstripe-dkms "$bp"; do
+		[ "$(pkg_state "$d" "$p")" = "ii " ] || { echo "$p is not installed ($(pkg_state "$d" "$p"))"; return; }
+	done
+	for k in "$@"; do
+		in_tree "$d" dkms status dm-ssdstripe/"$version" -k "$k" 2>&1 |
+			grep -q ": installed" || { echo "dkms status for $k: $(in_tree "$d" dkms status 2>&1 | tr '\n' ' ')"; return; }
+		f=$(dkms_module "$d" "$k") || { echo "no DKMS module in /lib/modules/$k/updates/dkms"; return; }
+		[ -n "$(build_id "$f")" ] || { echo "${f#"$d"} has no build ID"; return; }
+	done
+	[ -L "$d/etc/systemd/system/local-fs.target.wants/ssdstripe-assemble.service" ] ||
+		{ echo "ssdstripe-assemble.service is not enabled"; return; }
+	[ ! -e "$d/etc/systemd/system/multi-user.target.wants/ssdstripe-monitor.service" ] ||
+		{ echo "ssdstripe-monitor.service was enabled"; return; }
+	cmp -s "$d/etc/ssdstripe.conf" "$repo/scripts/ssdstripe.conf" ||
+		{ echo "/etc/ssdstripe.conf is not the shipped one"; return; }
+	k=$1
+	[ "$bp" = ssdstripe-initramfs ] || return 0
+	# the trigger: update-initramfs ran for it after the packages were set up
+	awk -v k="$k" '/^# apt-get/ {s = 0} /^Setting up ssdstripe-initramfs/ {s = 1}
+		s == 1 && /^Processing triggers for initramfs-tools/ {s = 2}
+		s == 2 && $0 == "update-initramfs: Generating /boot/initrd.img-" k {f = 1}
+		END {exit !f}' "$l" ||
+		{ echo "initramfs-tools' trigger did not regenerate /boot/initrd.img-$k after the packages"; return; }
+	initrd_list "$d" "$k" "$list" || { echo "lsinitramfs: $(head -n 3 "$list")"; return; }
+	for f in usr/sbin/ssdstripe usr/lib/ssdstripe/common.sh usr/lib/ssdstripe/VERSION \
+		etc/ssdstripe.conf scripts/local-top/ssdstripe "$k/updates/dkms/dm-ssdstripe.ko"; do
+		grep -q "$f" "$list" || { echo "initrd.img-$k lacks $f"; return; }
+	done
+}
+
+# ---- initramfs-tools: install, remove, purge, install again, new kernel ------
+if [ -n "$bookworm" ]; then
+	abi_old=$("$here/fetch-kernel.sh" "$old_series") || die "cannot fetch kernel $old_series"
 	t0=$(date +%s)
-	v=$(cat "$repo/VERSION")
-	if t=$(base_tar dkms "dkms,make,linux-headers-$abi"); then
-		rm -rf "$d"
-		mkdir -p "$d/usr/src/dm-ssdstripe-$v"
-		tar -C "$d" -xf "$t"
-		# the source tree as DKMS users copy it, without build output
-		tar -C "$repo" --exclude=.git --exclude-vcs-ignores -cf - . |
-			tar -C "$d/usr/src/dm-ssdstripe-$v" -xf -
-		make -s -C "$d/usr/src/dm-ssdstripe-$v" dkms.conf >"$work/dkms.log" 2>&1 || rc=1
-		[ "$rc" = 0 ] && {
-			in_tree "$d" dkms add "dm-ssdstripe/$v" &&
-			in_tree "$d" dkms build "dm-ssdstripe/$v" -k "$abi" &&
-			in_tree "$d" dkms status
-		} >>"$work/dkms.log" 2>&1 || rc=$?
+	# lvm2: its udev rules are what a health uevent must not set off (udev_check)
+	tar_itools=$(base_tar itools bookworm "$mirror" \
+		"$common,initramfs-tools,busybox,lvm2,$(kernel_pkgs "$abi_old" | tr ' ' ',')") ||
+		die "mmdebstrap of the initramfs-tools tree"
+	tar_dracut=$(base_tar dracut bookworm "$mirror" \
+		"$common,dracut,$(kernel_pkgs "$abi" | tr ' ' ',')") || die "mmdebstrap of the dracut tree"
+	r=$(new_tree itools "$tar_itools")
+	dr=$(new_tree dracut "$tar_dracut")
+	log "trees: bookworm with $abi_old, with dracut and $abi ($(($(date +%s) - t0))s)"
+	pkgs_itools="./root/debs/ssdstripe_${version}_all.deb ./root/debs/dm-ssdstripe-dkms_${version}_all.deb ./root/debs/ssdstripe-initramfs_${version}_all.deb"
+	ilog=$work/apt-itools.log
+	: >"$ilog"
+	tree_apt bookworm "$r" "$ilog" update -qq || { tail -n 20 "$ilog" >&2; die "apt-get update in the tree"; }
+
+	# 1. apt install: DKMS builds for K_OLD, the trigger regenerates its initramfs
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # package files
+	tree_apt bookworm "$r" "$ilog" install $pkgs_itools || { tail -n 30 "$ilog" >&2; die "apt-get install of the packages"; }
+	why=$(installed_why "$r" "$ilog" ssdstripe-initramfs "$abi_old")
+	if [ -z "$why" ]; then
+		result package-install PASS "apt installed $version (dkms and the compiler from the archive): DKMS built the module for $abi_old, the trigger regenerated its initramfs with it, the tool and the hook; ssdstripe-assemble.service enabled" $(($(date +%s) - t0))
 	else
-		rc=1
+		result package-install FAIL "$why (see $ilog)" $(($(date +%s) - t0))
 	fi
-	el=$(($(date +%s) - t0))
-	if [ "$rc" = 0 ] && ls "$d/var/lib/dkms/dm-ssdstripe/$v/$abi"/*/module/dm-ssdstripe.ko* >/dev/null 2>&1; then
-		result dkms-build PASS "dkms add + build dm-ssdstripe/$v for $abi in a bookworm chroot" "$el"
+
+	# 2. apt remove: hooks, units, rules, module and its DKMS tree go; the
+	#    initramfs is regenerated without them; the configuration stays.
+	#    Nothing here is an array (a chroot), so the prerm must not warn.
+	t0=$(date +%s)
+	n0=$(wc -l <"$ilog")
+	tree_apt bookworm "$r" "$ilog" remove ssdstripe ssdstripe-initramfs dm-ssdstripe-dkms ||
+		{ tail -n 30 "$ilog" >&2; die "apt-get remove"; }
+	why=''
+	for p in ssdstripe ssdstripe-initramfs dm-ssdstripe-dkms; do
+		case $(pkg_state "$r" "$p") in ii*) why="$p is still installed" ;; esac
+	done
+	for f in usr/sbin/ssdstripe usr/lib/ssdstripe usr/share/initramfs-tools/hooks/ssdstripe \
+		usr/share/initramfs-tools/scripts/local-top/ssdstripe lib/systemd/system/ssdstripe-assemble.service \
+		lib/systemd/system/ssdstripe-monitor.service lib/udev/rules.d/64-ssdstripe-incremental.rules \
+		lib/udev/rules.d/56-ssdstripe.rules "usr/src/dm-ssdstripe-$version" "var/lib/dkms/dm-ssdstripe/$version"; do
+		[ -e "$r/$f" ] && why="${why:+$why; }/$f is still there"
+	done
+	f=$(dkms_module "$r" "$abi_old") && why="${why:+$why; }${f#"$r"} is still there"
+	in_tree "$r" modinfo -k "$abi_old" dm-ssdstripe >/dev/null 2>&1 &&
+		why="${why:+$why; }modinfo still finds dm-ssdstripe for $abi_old (depmod)"
+	[ -f "$r/etc/ssdstripe.conf" ] || why="${why:+$why; }/etc/ssdstripe.conf went with remove"
+	tail -n +"$n0" "$ilog" | grep -q '^W: .*ssdstripe array' && why="${why:+$why; }the prerm warned with no array anywhere"
+	tail -n +"$n0" "$ilog" | awk -v k="$abi_old" '/^Processing triggers for initramfs-tools/ {s = 1}
+		s && $0 == "update-initramfs: Generating /boot/initrd.img-" k {f = 1} END {exit !f}' ||
+		why="${why:+$why; }the initramfs of $abi_old was not regenerated"
+	initrd_list "$r" "$abi_old" "$work/initrd.list" || why="${why:+$why; }lsinitramfs failed"
+	grep -q ssdstripe "$work/initrd.list" &&
+		why="${why:+$why; }initrd.img-$abi_old still holds $(grep ssdstripe "$work/initrd.list" | head -n 3 | tr '\n' ' ')"
+	if [ -z "$why" ]; then
+		result package-remove PASS "apt removed hooks, units, rules, the tool, the module and its DKMS tree; initrd.img-$abi_old regenerated without them; /etc/ssdstripe.conf kept; no warning" $(($(date +%s) - t0))
 	else
-		tail -n 20 "$work/dkms.log" >&2 || true
-		result dkms-build FAIL "see $work/dkms.log" "$el"
+		result package-remove FAIL "$why (see $ilog)" $(($(date +%s) - t0))
 	fi
-	[ -n "$keep" ] || rm -rf "$d"
-}
-if [ "$only" = dkms ]; then
-	dkms_check
+
+	# 3. apt purge: nothing of the packages is left in the tree
+	t0=$(date +%s)
+	tree_apt bookworm "$r" "$ilog" purge ssdstripe ssdstripe-initramfs dm-ssdstripe-dkms ||
+		{ tail -n 30 "$ilog" >&2; die "apt-get purge"; }
+	why=''
+	for p in ssdstripe ssdstripe-initramfs dm-ssdstripe-dkms; do
+		s=$(pkg_state "$r" "$p")
+		[ "$s" = un ] || why="${why:+$why; }dpkg still knows $p ($s)"
+	done
+	left=$(find "$r" -xdev \( -path "$r/proc" -o -path "$r/sys" -o -path "$r/dev" -o -path "$r/root/debs" \) \
+		-prune -o -name '*ssdstripe*' -print | sed "s|^$r||" | head -n 5 | tr '\n' ' ')
+	[ -z "$left" ] || why="${why:+$why; }left behind: $left"
+	if [ -z "$why" ]; then
+		result package-purge PASS "apt purged the configuration and the units' state: no file named *ssdstripe* left" $(($(date +%s) - t0))
+	else
+		result package-purge FAIL "$why (see $ilog)" $(($(date +%s) - t0))
+	fi
+
+	# 4. apt install again: as on a machine that never had them
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # package files
+	tree_apt bookworm "$r" "$ilog" install $pkgs_itools || { tail -n 30 "$ilog" >&2; die "apt-get install after purge"; }
+	n0=$(grep -n '^# apt-get install' "$ilog" | tail -n 1 | cut -d: -f1)
+	why=$(tail -n +"$n0" "$ilog" >"$work/apt-itools-reinstall.log" &&
+		installed_why "$r" "$work/apt-itools-reinstall.log" ssdstripe-initramfs "$abi_old")
+	# the initramfs the boot "initramfs-tools-all" boots, as the trigger made it
+	cp "$r/boot/initrd.img-$abi_old" "$work/initrd-$abi_old.img"
+	id_old=$(build_id "$(dkms_module "$r" "$abi_old")") || id_old=''
+	if [ -z "$why" ]; then
+		result package-reinstall PASS "apt installed it again: module for $abi_old (build ID ${id_old:0:12}), initramfs regenerated by the trigger" $(($(date +%s) - t0))
+	else
+		result package-reinstall FAIL "$why (see $ilog)" $(($(date +%s) - t0))
+	fi
+
+	# 5. the administrator's configuration, then a new kernel: DKMS's
+	#    kernel hook builds the module, the kernel's own initramfs has it
+	#    and this configuration.  The initramfs assembles root only; the
+	#    booted system lists data (its unit waits for data's members) and
+	#    leaves the other arrays alone (AUTO no: spare stays inactive);
+	#    ssdstripe.test-conf=auto on the command line swaps in the other
+	#    file (ssdstripe-test-conf.service): nothing listed, AUTO yes.
+	printf 'BOOT root\nTIMEOUT 30\nARRAY data  # /srv/data\nAUTO no\n' >"$r/etc/ssdstripe.conf"
+	printf 'BOOT root\nTIMEOUT 30\n' >"$r/etc/ssdstripe.conf.auto"
+	t0=$(date +%s)
+	n0=$(($(wc -l <"$ilog") + 1))
+	# shellcheck disable=SC2046 # package names
+	tree_apt bookworm "$r" "$ilog" install $(kernel_pkgs "$abi") ||
+		{ tail -n 30 "$ilog" >&2; die "apt-get install of $abi"; }
+	why=''
+	in_tree "$r" dkms status dm-ssdstripe/"$version" -k "$abi" 2>&1 | grep -q ": installed" ||
+		why="DKMS did not install the module for $abi: $(in_tree "$r" dkms status 2>&1 | tr '\n' ' ')"
+	tail -n +"$n0" "$ilog" | grep -qF "dkms: running auto installation service for kernel $abi" ||
+		why="${why:+$why; }DKMS's kernel hook did not run for $abi"
+	id_new=''
+	f=$(dkms_module "$r" "$abi") && id_new=$(build_id "$f")
+	[ -n "$id_new" ] || why="${why:+$why; }no module with a build ID in /lib/modules/$abi/updates/dkms"
+	initrd_list "$r" "$abi" "$work/initrd.list" || why="${why:+$why; }lsinitramfs of $abi failed"
+	for f in usr/sbin/ssdstripe scripts/local-top/ssdstripe etc/ssdstripe.conf "$abi/updates/dkms/dm-ssdstripe.ko"; do
+		grep -q "$f" "$work/initrd.list" || why="${why:+$why; }initrd.img-$abi lacks $f"
+	done
+	cmp -s "$r/boot/initrd.img-$abi_old" "$work/initrd-$abi_old.img" ||
+		why="${why:+$why; }initrd.img-$abi_old changed"
+	cp "$r/boot/initrd.img-$abi" "$work/initrd-$abi.img"
+	if [ -z "$why" ]; then
+		result kernel-upgrade PASS "apt installed $abi: DKMS's kernel hook built the module (build ID ${id_new:0:12}), its initramfs has it, the tool and BOOT root" $(($(date +%s) - t0))
+	else
+		result kernel-upgrade FAIL "$why (see $ilog)" $(($(date +%s) - t0))
+	fi
+
+	# dracut: the packages' trigger makes dracut regenerate every initramfs
+	t0=$(date +%s)
+	dlog=$work/apt-dracut.log
+	: >"$dlog"
+	tree_apt bookworm "$dr" "$dlog" update -qq || { tail -n 20 "$dlog" >&2; die "apt-get update in the dracut tree"; }
+	tree_apt bookworm "$dr" "$dlog" install "./root/debs/ssdstripe_${version}_all.deb" \
+		"./root/debs/dm-ssdstripe-dkms_${version}_all.deb" "./root/debs/ssdstripe-dracut_${version}_all.deb" ||
+		{ tail -n 30 "$dlog" >&2; die "apt-get install in the dracut tree"; }
+	why=$(installed_why "$dr" "$dlog" ssdstripe-dracut "$abi")
+	awk -v k="$abi" '/^Setting up ssdstripe-dracut/ {s = 1}
+		s == 1 && /^Processing triggers for dracut/ {s = 2}
+		s == 2 && $0 == "dracut: Generating /boot/initrd.img-" k {f = 1} END {exit !f}' "$dlog" ||
+		why="${why:+$why; }dracut's trigger did not regenerate initrd.img-$abi after the packages"
+	in_tree "$dr" lsinitrd "/boot/initrd.img-$abi" >"$work/initrd-dracut.list" 2>&1 || true
+	for f in usr/sbin/ssdstripe usr/lib/ssdstripe/common.sh etc/ssdstripe.conf \
+		initqueue/settled/50-ssdstripe-assemble.sh "$abi/updates/dkms/dm-ssdstripe.ko"; do
+		grep -q "$f" "$work/initrd-dracut.list" || why="${why:+$why; }dracut's initrd.img-$abi lacks $f"
+	done
+	id_dracut=''
+	f=$(dkms_module "$dr" "$abi") && id_dracut=$(build_id "$f")
+	cp "$dr/boot/initrd.img-$abi" "$work/initrd-dracut.img"
+	cp "$dr/boot/vmlinuz-$abi" "$work/vmlinuz-$abi"
+	if [ -z "$why" ]; then
+		result package-dracut PASS "apt installed ssdstripe-dracut: DKMS built the module for $abi, dracut's trigger regenerated its initramfs with it" $(($(date +%s) - t0))
+	else
+		result package-dracut FAIL "$why (see $dlog)" $(($(date +%s) - t0))
+	fi
+	cp "$r/boot/vmlinuz-$abi_old" "$work/vmlinuz-$abi_old"
+	[ -n "$keep" ] || rm -rf "$dr"
+fi
+
+# ---- sid: the same packages on Debian unstable's newest kernel --------------
+if want sid; then
+	t0=$(date +%s)
+	why=''
+	sid_abi=$("$repo/scripts/sid-root" abi) || die "no sid kernel"
+	sid_mirror=$("$repo/scripts/sid-root" mirror) || die "no mirror for sid"
+	# sid's linux-image prefers dracut: name initramfs-tools
+	if tar_sid=$(base_tar sid sid "$sid_mirror" "$common,initramfs-tools,linux-image-$sid_abi,linux-headers-$sid_abi"); then
+		s=$(new_tree sid "$tar_sid")
+		slog=$work/apt-sid.log
+		: >"$slog"
+		if tree_apt sid "$s" "$slog" update -qq &&
+			tree_apt sid "$s" "$slog" install "./root/debs/ssdstripe_${version}_all.deb" \
+				"./root/debs/dm-ssdstripe-dkms_${version}_all.deb" \
+				"./root/debs/ssdstripe-initramfs_${version}_all.deb"; then
+			why=$(installed_why "$s" "$slog" ssdstripe-initramfs "$sid_abi")
+		else
+			why="apt-get install failed: $(tail -n 5 "$slog" | tr '\n' ' ')"
+		fi
+		sid_id=''
+		f=$(dkms_module "$s" "$sid_abi") && sid_id=$(build_id "$f")
+		sid_dkms=$(in_tree "$s" dkms --version 2>/dev/null || true)
+		[ -n "$keep" ] || rm -rf "$s"
+	else
+		why="mmdebstrap of sid failed (see $work/mmdebstrap-sid.log)"
+	fi
+	if [ -z "$why" ]; then
+		result package-sid PASS "in a sid tree: apt installed the packages, ${sid_dkms:-dkms} built the module for $sid_abi (build ID ${sid_id:0:12}), the trigger put it, the tool and the hook in its initramfs" $(($(date +%s) - t0))
+	else
+		result package-sid FAIL "$why (see ${slog:-$work})" $(($(date +%s) - t0))
+	fi
+fi
+
+# shellcheck disable=SC2015 # the boots follow only with the trees
+want initramfs-tools || want dracut || { [ -n "$keep" ] || rm -rf "$work/tree-itools"; }
+if ! { want initramfs-tools || want dracut; } || [ "$failed" != 0 ]; then
+	[ "$failed" = 0 ] || log "not booting: the packages failed above"
+	echo "=== boot: packages of $version, $(($(date +%s) - t_start))s (logs in $work)"
 	echo "$passed passed, $failed failed"
 	[ "$failed" = 0 ]
 	exit
 fi
 
-# make_tree NAME PACKAGES: a fresh $work/tree-NAME with the kernel's modules
-# and "make install"
-make_tree() {
-	local t d=$work/tree-$1
-	t=$(base_tar "$1" "$2") || return 1
-	rm -rf "$d"
-	mkdir -p "$d"
-	tar -C "$d" -xf "$t"
-	mkdir -p "$d/usr/lib/modules" "$d/boot"
-	cp -a "$kroot/lib/modules/$abi" "$d/usr/lib/modules/"
-	cp "$kroot/boot/config-$abi" "$kroot/boot/System.map-$abi" "$d/boot/"
-	make -C "$src" KDIR="$kdir" DESTDIR="$d" install >"$work/install-$1.log" 2>&1 ||
-		{ tail -n 20 "$work/install-$1.log" >&2; return 1; }
-	# test system: the initramfs assembles "root" only (dracut is told so
-	# on the command line instead, and keeps the shipped "BOOT all")
-	# The booted system lists data (its unit waits for data's members) and
-	# leaves the other arrays alone (AUTO no: spare stays inactive);
-	# ssdstripe.test-conf=auto on the command line swaps in the other file
-	# (ssdstripe-test-conf.service): nothing listed, AUTO yes (the default).
-	if [ "$1" = itools ]; then
-		printf 'BOOT root\nTIMEOUT 30\nARRAY data  # /srv/data\nAUTO no\n' >"$d/etc/ssdstripe.conf"
-		printf 'BOOT root\nTIMEOUT 30\n' >"$d/etc/ssdstripe.conf.auto"
-	fi
-	# TCG: udev loading kvm_amd, and once powernow_k8, soft-locked guests
-	printf 'blacklist %s\n' kvm kvm_amd kvm_intel powernow_k8 \
-		>"$d/etc/modprobe.d/ssdstripe-test-kvm.conf"
-}
-
-t0=$(date +%s)
-itools_root=$work/tree-itools dracut_root=$work/tree-dracut
-# lvm2: its udev rules are what a health uevent must not set off (udev_check)
-make_tree itools "$common,initramfs-tools,busybox,lvm2" || die "initramfs-tools tree"
-make_tree dracut "$common,dracut-core" || die "dracut tree"
-log "trees ready ($(($(date +%s) - t0))s)"
-
-# the booted system: fstab, units, a quiet console
-r=$itools_root
+# ---- the booted system: fstab, the report, a quiet console -------------------
 # data's device appears only when ssdstripe-assemble.service has run, after
 # udev settled: under TCG that took past systemd's 90 s device timeout once
 cat >"$r/etc/fstab" <<'EOF'
@@ -279,62 +598,31 @@ ExecStart=
 ExecStart=/bin/sh -c 'echo SSDSTRIPE-BOOT-EMERGENCY >/dev/ttyS0; journalctl -b --no-pager -n 80 >/dev/ttyS0; systemctl --no-block poweroff'
 EOF
 done
-in_tree "$r" systemctl enable ssdstripe-assemble.service ssdstripe-boot-report.service \
+# ssdstripe-assemble.service: enabled by the package (package-install)
+in_tree "$r" systemctl enable ssdstripe-boot-report.service \
 	ssdstripe-test-conf.service ssdstripe-test-attach-trigger.service \
 	ssdstripe-test-attach-unit.service \
 	>"$work/enable.log" 2>&1 || { cat "$work/enable.log" >&2; die "systemctl enable"; }
 in_tree "$r" systemctl mask getty@tty1.service serial-getty@ttyS0.service \
 	console-getty.service systemd-firstboot.service systemd-timesyncd.service \
 	apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service \
-	fstrim.timer lvm2-monitor.service lvm2-lvmpolld.socket >>"$work/enable.log" 2>&1 || true
+	fstrim.timer lvm2-monitor.service lvm2-lvmpolld.socket dkms.service >>"$work/enable.log" 2>&1 || true
 in_tree "$r" systemctl set-default multi-user.target >>"$work/enable.log" 2>&1
-
-# ---- initramfs images ---------------------------------------------------
-t0=$(date +%s)
-initrd_itools=$work/initrd-initramfs-tools.img
-initrd_dracut=$work/initrd-dracut.img
-rm -f "$initrd_itools" "$initrd_dracut"
-# want NAME: is the boot NAME (or a prefix of it) among those to run
-want() { [ -z "$only" ] || [ "${only#"$1"}" != "$only" ]; }
-if want initramfs-tools; then
-	in_tree "$itools_root" mkinitramfs -o /boot/initrd.img-"$abi" "$abi" \
-		>"$work/mkinitramfs.log" 2>&1 ||
-		{ tail -n 20 "$work/mkinitramfs.log" >&2; die "mkinitramfs failed"; }
-	cp "$itools_root/boot/initrd.img-$abi" "$initrd_itools"
-	# the hook's work, checked before booting
-	lsinitramfs "$initrd_itools" >"$work/initrd-itools.list" 2>/dev/null ||
-		in_tree "$itools_root" lsinitramfs /boot/initrd.img-"$abi" >"$work/initrd-itools.list"
-	for f in usr/sbin/ssdstripe etc/ssdstripe.conf scripts/local-top/ssdstripe dm-ssdstripe.ko; do
-		grep -q "$f" "$work/initrd-itools.list" || die "mkinitramfs image lacks $f"
-	done
-	log "mkinitramfs: $(du -h "$initrd_itools" | cut -f1) ($(($(date +%s) - t0))s)"
-fi
-t0=$(date +%s)
-if want dracut; then
-	in_tree "$dracut_root" dracut --no-hostonly --force --kver "$abi" --add ssdstripe \
-		--omit "plymouth" /boot/initrd-dracut.img >"$work/dracut.log" 2>&1 ||
-		{ tail -n 20 "$work/dracut.log" >&2; die "dracut failed"; }
-	cp "$dracut_root/boot/initrd-dracut.img" "$initrd_dracut"
-	in_tree "$dracut_root" lsinitrd /boot/initrd-dracut.img >"$work/initrd-dracut.list" 2>&1 || true
-	for f in usr/sbin/ssdstripe initqueue/settled/50-ssdstripe-assemble.sh dm-ssdstripe.ko; do
-		grep -q "$f" "$work/initrd-dracut.list" || die "dracut image lacks $f"
-	done
-	log "dracut: $(du -h "$initrd_dracut" | cut -f1) ($(($(date +%s) - t0))s)"
-fi
 
 # ---- disks ----------------------------------------------------------------
 img=$work/img
 rm -rf "$img"
 mkdir -p "$img"
-for s in root0 root1 root2; do truncate -s 1G "$img/$s.img"; done
+for s in root0 root1 root2; do truncate -s 2G "$img/$s.img"; done
 for s in data0 data1; do truncate -s 256M "$img/$s.img"; done
 for s in spare0 old0; do truncate -s 64M "$img/$s.img"; done
-tar -C "$itools_root" --one-file-system --exclude=./boot/initrd.img-"$abi" \
+# the initramfs images are the host's to boot with (their copies in $work)
+tar -C "$r" --one-file-system --exclude='./boot/initrd.img-*' \
 	-cf "$img/rootfs-tar.img" .
 # NVMe namespaces are whole blocks
 truncate -s "%4096" "$img/rootfs-tar.img"
 log "root file system tarball: $(du -h "$img/rootfs-tar.img" | cut -f1)"
-[ -n "$keep" ] || rm -rf "$itools_root" "$dracut_root"
+[ -n "$keep" ] || rm -rf "$r"
 
 qemu_t0=0 qemu_secs=0 qemu_note=''
 kcmd="console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1"
@@ -344,15 +632,15 @@ kcmd+=" mitigations=off modprobe.blacklist=kvm,kvm_amd,kvm_intel,powernow_k8"
 # vmalloc) with no fault of ours.  60 s (lockups reported after 120 s) still
 # catches a real hang, and every report still fails the boot.
 kcmd+=" watchdog_thresh=60"
-# qemu_run LOG INITRD APPEND SERIAL...: one guest under the rig's lock.  A
-# kernel that dies before /init (rig.sh) is booted once more, and
+# qemu_run LOG KERNEL INITRD APPEND SERIAL...: one guest under the rig's
+# lock.  A kernel that dies before /init (rig.sh) is booted once more, and
 # qemu_note says so; nothing has touched the disks then.
 # A SERIAL ending in +late is attached (device_add on QEMU's monitor) only
 # once the console says SSDSTRIPE-BOOT-ATTACH-NOW, 10 s later
 # (late_attach); its drive and PCIe port are there from the start.
 qemu_run() {
-	local logf=$1 initrd=$2 append=$3 rc early a late=' ' lateadd=() watcher=''
-	shift 3
+	local logf=$1 kernel=$2 initrd=$3 append=$4 rc early a late=' ' lateadd=() watcher=''
+	shift 4
 	local -a args all
 	for a in "$@"; do [ "${a%+late}" = "$a" ] || late+="${a%+late} "; done
 	mapfile -t all < <(nvme_drive_args "$img" "${@%+late}")
@@ -376,7 +664,7 @@ qemu_run() {
 		fi
 		set +e
 		timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m 1024 \
-			-nographic -no-reboot -nic none -kernel "$kroot/boot/vmlinuz-$abi" \
+			-nographic -no-reboot -nic none -kernel "$kernel" \
 			-monitor "unix:$work/monitor.sock,server=on,wait=off" \
 			-initrd "$initrd" -append "$append" "${args[@]}" </dev/null >"$logf" 2>&1
 		rc=$?
@@ -426,7 +714,7 @@ rm -rf "$ov"
 cat "$work/prep-base.cpio.gz" "$work/prep-init.cpio.gz" >"$work/prep.cpio.gz"
 prep_log=$work/console-prep.log
 rc=0
-qemu_run "$prep_log" "$work/prep.cpio.gz" "$kcmd ssddisks=8" \
+qemu_run "$prep_log" "$kroot/boot/vmlinuz-$abi" "$work/prep.cpio.gz" "$kcmd ssddisks=8" \
 	root0 root1 root2 data0 data1 spare0 old0 rootfs-tar || rc=$?
 el=$qemu_secs
 if [ "$rc" != 0 ] || ! grep -q '^BOOTROOT-PREP: done' "$prep_log.clean" || console_bad "$prep_log" >&2; then
@@ -439,20 +727,22 @@ result prepare PASS "arrays root (3 disks), data (2), spare (1) and old (1, then
 sed -n 's/^PREP //p' "$prep_log.clean" >"$work/transcript-create.txt"
 
 # ---- boot -----------------------------------------------------------------
-# boot NAME INITRD EXTRA_APPEND EXPECT SERIAL...: EXPECT says who must
-# assemble array data (data=initramfs: the initramfs; data=boot: the unit
-# or udev; data=udev: udev's --incremental, in a transient unit), whether
-# spare must be active (spare=active|inactive), whether udev's rule must
-# have looked at spare's disk and decided to leave it alone
-# (spare-udev=not-listed, SSDSTRIPE_ASSEMBLE_RESULT in the udev database:
-# a spare left inactive by a rule that failed proves nothing) and whether
-# the unit must say why it refuses the re-used disk old0 (old=refused); a
-# SERIAL+late is attached late (qemu_run)
+# boot NAME KVER BUILDID INITRD EXTRA_APPEND EXPECT SERIAL...: boot
+# /boot/vmlinuz-KVER of the tree with INITRD.  The module that runs must be
+# BUILDID, the one DKMS built for KVER.  EXPECT says who must assemble
+# array data (data=initramfs: the initramfs; data=boot: the unit or udev;
+# data=udev: udev's --incremental, in a transient unit), whether spare must
+# be active (spare=active|inactive), whether udev's rule must have looked at
+# spare's disk and decided to leave it alone (spare-udev=not-listed,
+# SSDSTRIPE_ASSEMBLE_RESULT in the udev database: a spare left inactive by
+# a rule that failed proves nothing) and whether the unit must say why it
+# refuses the re-used disk old0 (old=refused); a SERIAL+late is attached
+# late (qemu_run)
 boot() {
-	local name=$1 initrd=$2 extra=$3 want=$4 expect=" $4 " logf=$work/console-boot-$1.log rc=0 el why=''
-	shift 4
-	log "booting the $name initramfs, disks in the order $*"
-	qemu_run "$logf" "$initrd" "root=/dev/mapper/root ro $kcmd $extra" "$@" || rc=$?
+	local name=$1 kver=$2 id=$3 initrd=$4 extra=$5 want=$6 expect=" $6 " logf=$work/console-boot-$1.log rc=0 el why=''
+	shift 6
+	log "booting $kver with the $name initramfs, disks in the order $*"
+	qemu_run "$logf" "$work/vmlinuz-$kver" "$initrd" "root=/dev/mapper/root ro $kcmd $extra" "$@" || rc=$?
 	el=$qemu_secs
 	local c=$logf.clean by
 	by=$(sed -n 's/^SSDSTRIPE-BOOT-LOG: \([^ ]*\) assembled data from.*/\1/p' "$c" | head -n 1)
@@ -460,6 +750,8 @@ boot() {
 	elif [ "$rc" != 0 ]; then why="qemu exited with $rc"
 	elif ! grep -q '^SSDSTRIPE-BOOT-DONE' "$c"; then why="no report (emergency: $(grep -c SSDSTRIPE-BOOT-EMERGENCY "$c" || true))"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-ROOT: /dev/mapper/root' "$c"; then why="/ is $(sed -n 's/^SSDSTRIPE-BOOT-ROOT: //p' "$c")"
+	elif ! grep -qx "SSDSTRIPE-BOOT-MODULE: kernel=$kver version=$version build-id=$id" "$c"; then
+		why="not the module DKMS built for $kver (build ID $id): $(sed -n 's/^SSDSTRIPE-BOOT-MODULE: //p' "$c")"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-UNIT: success active status=0' "$c"; then
 		why="ssdstripe-assemble.service: $(sed -n 's/^SSDSTRIPE-BOOT-UNIT: //p' "$c")"
 	elif ! grep -qx 'SSDSTRIPE-BOOT-SETTLE: inactive' "$c"; then
@@ -499,13 +791,13 @@ boot() {
 		grep -E 'ssdstripe|SSDSTRIPE' "$c" | tail -n 30 >&2 || true
 		result "boot-$name" FAIL "$why, see $logf${qemu_note:+; $qemu_note}" "$el"
 	else
-		result "boot-$name" PASS "/ on /dev/mapper/root, data assembled by ${by:-the initramfs} ($want)${qemu_note:+; $qemu_note}" "$el"
+		result "boot-$name" PASS "$kver: / on /dev/mapper/root, DKMS's module, data assembled by ${by:-the initramfs} ($want)${qemu_note:+; $qemu_note}" "$el"
 	fi
 	# create -> status -> reboot -> assembled, for people to read
 	{
 		echo "## created in the rig guest"
 		cat "$work/transcript-create.txt"
-		echo "## booted with the $name initramfs, disks in the order $*"
+		echo "## booted $kver with the $name initramfs, disks in the order $*"
 		grep -E '^(\[ *[0-9.]+\] dracut-initqueue\[[0-9]+\]: )?assembled (root|data|spare) from' "$c" || true
 		sed -n '/^SSDSTRIPE-BOOT-ROOT/,/^SSDSTRIPE-BOOT-DONE/p' "$c" | grep -v $'^\e\\|^\[.*OK' || true
 	} >"$work/transcript-$name.txt"
@@ -539,28 +831,70 @@ udev_check() {
 			$(($(date +%s) - t0))
 	fi
 }
-if [ -z "$only" ] || [ "$only" = initramfs-tools ]; then
+# remove_check: what "apt-get remove" and "purge" of the packages did on the
+# running root-on-array system of the initramfs-tools-all boot
+# (boot-root-report, remove_live): the prerm of dm-ssdstripe-dkms and of
+# ssdstripe-initramfs warned that / is on array root and that BOOT names
+# it; every array stayed active with the same table, / stayed mounted from
+# root, data's file reads back, every member's first MiB (the label) is
+# byte for byte what it was; modules, hooks, units and rules were gone
+# after remove, the configuration and every trace after purge.
+rl() { sed -n "s/^SSDSTRIPE-BOOT-REMOVE-$1: //p" "$work/console-boot-initramfs-tools-all.log.clean" | head -n 1; }
+remove_check() {
+	local c=$work/console-boot-initramfs-tools-all.log.clean why='' p
+	if ! grep -q '^SSDSTRIPE-BOOT-REMOVE-DONE' "$c"; then why="no report of the removal"
+	elif grep -q '^SSDSTRIPE-BOOT-REMOVE-NOTE' "$c"; then why=$(rl NOTE)
+	else
+		for p in dm-ssdstripe-dkms ssdstripe-initramfs; do
+			grep -q "^SSDSTRIPE-BOOT-APT: W: $p: / or /usr is on the ssdstripe array root: " "$c" ||
+				why="${why:+$why; }the prerm of $p did not warn that / is on array root"
+			grep -q "^SSDSTRIPE-BOOT-APT: W: $p: the initramfs is to assemble the ssdstripe arrays root " "$c" ||
+				why="${why:+$why; }the prerm of $p did not name BOOT root"
+		done
+		# its / has no initramfs images (QEMU boots them from the host), so
+		# update-initramfs finds none to regenerate here: package-remove
+		# saw it regenerate one
+		grep -q '^SSDSTRIPE-BOOT-APT: Processing triggers for initramfs-tools' "$c" ||
+			why="${why:+$why; }the removal did not trigger update-initramfs"
+		[ "$(rl REMOVED)" = "apt=0 pkgs=rc,un,un files=none modules=none root=/dev/mapper/root" ] ||
+			why="${why:+$why; }after remove: $(rl REMOVED)"
+		[ "$(rl PURGED)" = "apt=0 pkgs=un,un,un conf=none left=none" ] ||
+			why="${why:+$why; }after purge: $(rl PURGED)"
+		[ "$(rl ARRAYS)" = "same" ] || why="${why:+$why; }arrays: $(rl ARRAYS)"
+		[ "$(rl LABELS)" = "same 7" ] || why="${why:+$why; }labels: $(rl LABELS)"
+		[ "$(rl DATA)" = "written before the reboot" ] || why="${why:+$why; }data: $(rl DATA)"
+	fi
+	if [ -n "$why" ]; then
+		result remove-live FAIL "$why" "$(rl SECS)"
+	else
+		result remove-live PASS "on the running system (/ on array root): apt remove (both prerms warned, update-initramfs triggered) and purge; nothing left; arrays active, 7 labels and data unchanged" "$(rl SECS)"
+	fi
+}
+if want initramfs-tools && { [ -z "$only" ] || [ "$only" = initramfs-tools ]; }; then
 	# ARRAY data, AUTO no: the unit waits for data1, attached 10 s after
 	# udev was triggered; spare is left alone, by the unit and by udev:
 	# spare's only disk is attached late too (first), so only udev's
 	# incremental rule could assemble it, and it must have said why not
-	boot initramfs-tools "$initrd_itools" "ssdstripe.test-udev ssdstripe.test-late=trigger" \
+	boot initramfs-tools "$abi" "$id_new" "$work/initrd-$abi.img" \
+		"ssdstripe.test-udev ssdstripe.test-late=trigger" \
 		"data=boot spare=inactive spare-udev=not-listed" spare0+late data1+late root2 old0 data0 root0 root1
 	udev_check
 fi
 if want dracut; then
 	# nothing listed, AUTO yes: data1 comes after the unit has finished,
 	# so udev assembles data; the unit takes spare and refuses old0
-	boot dracut "$initrd_dracut" "ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff ssdstripe.test-conf=auto ssdstripe.test-late=unit" \
+	boot dracut "$abi" "$id_dracut" "$work/initrd-dracut.img" \
+		"ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff ssdstripe.test-conf=auto ssdstripe.test-late=unit" \
 		"data=udev spare=active old=refused" root1 data0 spare0 root2 old0 data1+late root0
 fi
 if want initramfs-tools-all; then
-	boot initramfs-tools-all "$initrd_itools" "ssdstripe.assemble=all" "data=initramfs spare=active" \
-		root2 data1 old0 root1 spare0 root0 data0
+	# the old kernel, with the initramfs the trigger made when the packages
+	# came again (the shipped file: BOOT all); last, as it removes them
+	boot initramfs-tools-all "$abi_old" "$id_old" "$work/initrd-$abi_old.img" "ssdstripe.test-remove" \
+		"data=initramfs spare=active" root2 data1 old0 root1 spare0 root0 data0
+	remove_check
 fi
 
-if [ -z "$only" ]; then dkms_check; fi
-
-echo "=== boot: root on ssdstripe on $abi, $(($(date +%s) - t_start))s (logs in $work)"
+echo "=== boot: root on ssdstripe, $abi_old then $abi, packages of $version, $(($(date +%s) - t_start))s (logs in $work)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
