@@ -15,7 +15,8 @@
 #   make fuzz           long table/message fuzz run (FUZZ_COUNT, FUZZ_SEED)
 #   make soak           10-minute soak on the debug kernel (SOAK_SECS)
 #   make debug-kernel   just build (or find) the debug kernel
-#   make check-boot     root file system on an array, booted by mkinitramfs and dracut
+#   make check-boot     the packages installed, removed and upgraded with apt, and
+#                       root on an array booted by their initramfs-tools and dracut images
 #   make man            man pages ssdstripe(8), ssdstripe.conf(5), dm-ssdstripe(4)
 #                       from Documentation/*.rst (rst2man) into build/man/
 #   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool
