@@ -50,9 +50,10 @@
 #    module that runs is the one DKMS built in the tree for that kernel
 #    (same build ID), and the console shows no BUG, WARNING, oops or hung
 #    task.
-# 5. sid: the same packages in a Debian unstable tree with its newest
-#    kernel: apt installs them, DKMS builds the module, the trigger puts it
-#    and the tool in the initramfs (no boot).
+# 5. sid: the packages built (make deb, sid's debhelper and dh-dkms) and
+#    installed in a Debian unstable tree with its newest kernel: apt
+#    installs them, DKMS builds the module, the trigger puts it and the
+#    tool in the initramfs (no boot).
 # Prints RESULT lines and "N passed, N failed".
 set -euo pipefail
 
@@ -487,10 +488,19 @@ if want sid; then
 		s=$(new_tree sid "$tar_sid")
 		slog=$work/apt-sid.log
 		: >"$slog"
-		if tree_apt sid "$s" "$slog" update -qq &&
-			tree_apt sid "$s" "$slog" install "./root/debs/ssdstripe_${version}_all.deb" \
-				"./root/debs/dm-ssdstripe-dkms_${version}_all.deb" \
-				"./root/debs/ssdstripe-initramfs_${version}_all.deb"; then
+		# built there too, by sid's debhelper and dh-dkms (make deb in a
+		# copy of the tree), and those packages are the ones installed
+		rm -rf "$s/root/debs"
+		mkdir -p "$s/root/src"
+		tar -C "$src" --exclude=./build -cf - . | tar -C "$s/root/src" -xf -
+		if ! { tree_apt sid "$s" "$slog" update -qq &&
+			tree_apt sid "$s" "$slog" install build-essential debhelper dh-dkms python3-docutils; }; then
+			why="apt-get install of the build's tools failed: $(tail -n 5 "$slog" | tr '\n' ' ')"
+		elif ! in_tree "$s" make -C /root/src deb DEBDIR=/root/debs >>"$slog" 2>&1; then
+			why="make deb failed in the sid tree: $(tail -n 5 "$slog" | tr '\n' ' ')"
+		elif tree_apt sid "$s" "$slog" install "./root/debs/ssdstripe_${version}_all.deb" \
+			"./root/debs/dm-ssdstripe-dkms_${version}_all.deb" \
+			"./root/debs/ssdstripe-initramfs_${version}_all.deb"; then
 			why=$(installed_why "$s" "$slog" ssdstripe-initramfs "$sid_abi")
 		else
 			why="apt-get install failed: $(tail -n 5 "$slog" | tr '\n' ' ')"
@@ -503,7 +513,7 @@ if want sid; then
 		why="mmdebstrap of sid failed (see $work/mmdebstrap-sid.log)"
 	fi
 	if [ -z "$why" ]; then
-		result package-sid PASS "in a sid tree: apt installed the packages, ${sid_dkms:-dkms} built the module for $sid_abi (build ID ${sid_id:0:12}), the trigger put it, the tool and the hook in its initramfs" $(($(date +%s) - t0))
+		result package-sid PASS "in a sid tree: make deb built the packages with its debhelper, apt installed them, ${sid_dkms:-dkms} built the module for $sid_abi (build ID ${sid_id:0:12}), the trigger put it, the tool and the hook in its initramfs" $(($(date +%s) - t0))
 	else
 		result package-sid FAIL "$why (see ${slog:-$work})" $(($(date +%s) - t0))
 	fi
