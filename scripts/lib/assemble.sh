@@ -94,7 +94,7 @@ check_set() {
 			warn "$L_DEV: member index $L_INDEX is beyond the array's $L_COUNT members"
 			return 3
 		fi
-		_cs_pos=$(echo "$L_MEMBERS" | tr ',' '\n' | grep -n -x "$L_MEMBER" | cut -d: -f1)
+		_cs_pos=$(echo "$L_MEMBERS" | tr ',' '\n' | grep -n -x -F -e "$L_MEMBER" | cut -d: -f1)
 		if [ -z "$_cs_pos" ]; then
 			warn "$L_DEV: its member uuid $L_MEMBER is not in array $L_NAME's member list"
 			return 3
@@ -457,7 +457,7 @@ assemble_found() {
 			return 3
 		fi
 		for _af_d in $_as_devs; do
-			grep -q "^$_af_d|" "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
+			awk -F'|' -v d="$_af_d" '$1 == d {f = 1; exit} END {exit !f}' "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
 		done
 		_af_uuids=$(label_awk '{print $UUID}' "$TMPD/labels" | sort -u)
 		if [ "$(echo "$_af_uuids" | wc -l)" -gt 1 ]; then
@@ -479,7 +479,7 @@ assemble_found() {
 			*)
 				_af_u=$(label_awk -v n="$_af_n" '$NAME == n && $UUID != "" {print $UUID}' \
 					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
-				_af_act=$(active_arrays | grep -x "$_af_n") ;;
+				_af_act=$(active_arrays | grep -xF -e "$_af_n") ;;
 			esac
 			if [ -z "$_af_u" ]; then
 				if [ -n "$_af_act" ]; then

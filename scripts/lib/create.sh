@@ -99,7 +99,7 @@ trim_device() { # trim_device DEV: discard it all, with progress
 next_free_name() {
 	_nf=0
 	while :; do
-		if ! dm_exists "ss$_nf" && ! scan_names | grep -qx "ss$_nf"; then
+		if ! dm_exists "ss$_nf" && ! scan_names | grep -qxF -e "ss$_nf"; then
 			echo "ss$_nf"
 			return
 		fi

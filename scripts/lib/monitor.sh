@@ -422,7 +422,7 @@ mon_poll() {
 	for f in "$TMPD"/prev/*; do
 		[ -e "$f" ] || continue
 		nm=${f##*/}
-		echo "$now" | grep -qxF "$nm" && continue
+		echo "$now" | grep -qxF -e "$nm" && continue
 		rm -f "$f"
 		[ -f "$TMPD/watch/$nm" ] && watch_stop "$nm"
 		fire array-removed "$nm" '' '' '' '' '' '' ''
