@@ -719,7 +719,8 @@ incremental_result() {
 }
 
 cmd_assemble() {
-	scan='' boot='' late='' incr='' export='' timeout=''
+	scan='' boot='' late='' incr='' export='' timeout='' _ca_ops=''
+	# options anywhere on the line (as create's), -- ends them
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--scan | -s) scan=1; shift ;;
@@ -730,11 +731,15 @@ cmd_assemble() {
 		--timeout) [ $# -ge 2 ] || usage_die "--timeout needs a value"; timeout=$2; shift 2 ;;
 		--timeout=*) timeout=${1#*=}; shift ;;
 		-h | --help) help_assemble; exit 0 ;;
-		--) shift; break ;;
-		-*) usage_die "unknown option $1" ;;
-		*) break ;;
+		--) shift; for a in "$@"; do _ca_ops="$_ca_ops $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _ca_ops="$_ca_ops $1"; shift ;;
 		esac
 	done
+	set -f
+	# shellcheck disable=SC2086 # the operands: names and device paths
+	set -- $_ca_ops
+	set +f
 	case $timeout in *[!0-9]*) usage_die "invalid timeout '$timeout'" ;; esac
 	if [ -n "$export" ] && [ -z "$incr" ]; then usage_die "--export goes with --incremental"; fi
 	case $scan$boot$late$incr in 1 | '') ;; *) usage_die "--scan, --boot, --boot-late and --incremental go alone" ;; esac

@@ -52,7 +52,11 @@ cmd_detail() {
 		case $1 in
 		--json) json=1; shift ;;
 		-h | --help) help_detail; exit 0 ;;
-		-*) usage_die "unknown option $1" ;;
+		--)
+			shift
+			for a in "$@"; do [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$a; done
+			break ;;
+		-?*) usage_die "unknown option $1" ;;
 		*) [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$1; shift ;;
 		esac
 	done

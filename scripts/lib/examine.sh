@@ -70,10 +70,19 @@ EOF
 }
 
 cmd_examine() {
-	case ${1:-} in -h | --help) help_examine; exit 0 ;; '') usage_die "examine needs a device" ;; esac
+	_ex_devs=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_examine; exit 0 ;;
+		--) shift; for a in "$@"; do _ex_devs="$_ex_devs $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _ex_devs="$_ex_devs $1"; shift ;;
+		esac
+	done
+	[ -n "$_ex_devs" ] || usage_die "examine needs a device"
 	tmpdir
 	_ex_rc=0
-	for d in "$@"; do
+	for d in $_ex_devs; do
 		c=$(canon "$d") || { warn "$d: not a block device"; _ex_rc=4; continue; }
 		read_label "$c"
 		case $? in

@@ -8,37 +8,68 @@
 help_stop() {
 	cat <<EOF
 usage: $PROG stop NAME...
+       $PROG stop --scan
 
 Deactivate arrays (dmsetup remove).  The labels stay; assemble brings the
-array back.  Refused while the array is mounted or open.
-Exit: 0 stopped, 1 failed or busy, 2 usage, 4 no such array.
+array back.  Refused while the array is mounted or open, or while a replace
+of one of its members runs.
+
+  --scan, -s  every active array, as 'mdadm --stop --scan': those in use
+              are left, each named with why, and exit 1
+
+Exit: 0 stopped, 1 failed or in use (an array left), 2 usage, 4 no such
+array.
 EOF
 }
+# stop_one NAME: stop active array NAME; 1, having said why, when it is in
+# use (open, mounted, a replace running) or dmsetup fails
+stop_one() {
+	_st_u=$(dm_uuid "$1")
+	if [ -n "$(rp_mirror_of "${_st_u#"$DM_UUID_PREFIX"}")" ]; then
+		warn "cannot stop $1: a replace of one of its members is in progress ('$PROG replace --abort $1' stops it, or wait for it: '$PROG status $1')"
+		return 1
+	fi
+	_st_open=$(dmsetup info -c --noheadings -o open "$1" | tr -d ' ')
+	if [ "${_st_open:-0}" != 0 ]; then
+		_st_d=$(dm_sysdir "$1")
+		_st_w=$(awk -v mm="$(cat "$_st_d/dev")" '$3 == mm {print " (mounted on " $5 ")"; exit}' /proc/self/mountinfo)
+		warn "cannot stop $1: it is open$_st_w"
+		return 1
+	fi
+	if _st_e=$(dmsetup remove "$1" 2>&1); then
+		say "stopped $1"
+	else
+		warn "cannot stop $1: $_st_e"
+		return 1
+	fi
+}
 cmd_stop() {
-	case ${1:-} in -h | --help) help_stop; exit 0 ;; '') usage_die "stop needs an array name" ;; esac
+	_st_scan='' _st_names=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--scan | -s) _st_scan=1; shift ;;
+		-h | --help) help_stop; exit 0 ;;
+		--) shift; for a in "$@"; do _st_names="$_st_names $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _st_names="$_st_names $1"; shift ;;
+		esac
+	done
 	_st_rc=0
-	for nm in "$@"; do
+	if [ -n "$_st_scan" ]; then
+		[ -z "$_st_names" ] || usage_die "--scan takes no names"
+		_st_all=$(active_arrays)
+		[ -n "$_st_all" ] || { say "no active arrays"; return 0; }
+		_st_left=''
+		for nm in $_st_all; do
+			stop_one "$nm" || { _st_rc=1; _st_left="$_st_left $nm"; }
+		done
+		[ -z "$_st_left" ] || warn "left active:$_st_left"
+		return "$_st_rc"
+	fi
+	[ -n "$_st_names" ] || usage_die "stop needs an array name, or --scan"
+	for nm in $_st_names; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _st_rc=4; continue; }
-		_st_u=$(dm_uuid "$nm")
-		if [ -n "$(rp_mirror_of "${_st_u#"$DM_UUID_PREFIX"}")" ]; then
-			warn "cannot stop $nm: a replace of one of its members is in progress ('$PROG replace --abort $nm' stops it, or wait for it: '$PROG status $nm')"
-			_st_rc=1
-			continue
-		fi
-		_st_open=$(dmsetup info -c --noheadings -o open "$nm" | tr -d ' ')
-		if [ "${_st_open:-0}" != 0 ]; then
-			_st_d=$(dm_sysdir "$nm")
-			_st_w=$(awk -v mm="$(cat "$_st_d/dev")" '$3 == mm {print " (mounted on " $5 ")"; exit}' /proc/self/mountinfo)
-			warn "cannot stop $nm: it is open$_st_w"
-			_st_rc=1
-			continue
-		fi
-		if _st_e=$(dmsetup remove "$nm" 2>&1); then
-			say "stopped $nm"
-		else
-			warn "cannot stop $nm: $_st_e"
-			_st_rc=1
-		fi
+		stop_one "$nm" || _st_rc=1
 	done
 	return "$_st_rc"
 }
@@ -59,7 +90,14 @@ labels record, and says what to do, or where that drive is now.
 EOF
 }
 cmd_list() {
-	case ${1:-} in -h | --help) help_list; exit 0 ;; '') ;; *) usage_die "list takes no arguments" ;; esac
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_list; exit 0 ;;
+		--) shift; [ $# = 0 ] || usage_die "list takes no arguments"; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) usage_die "list takes no arguments" ;;
+		esac
+	done
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
@@ -127,8 +165,18 @@ Exit: 0, 3 incomplete or inconsistent set, 4 not found.
 EOF
 }
 cmd_table() {
-	case ${1:-} in -h | --help) help_table; exit 0 ;; '') usage_die "table needs an array name" ;; esac
-	[ $# = 1 ] || usage_die "table takes one array name"
+	_tb_n='' _tb_k=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_table; exit 0 ;;
+		--) shift; for a in "$@"; do _tb_n=$a _tb_k=$((_tb_k + 1)); done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _tb_n=$1 _tb_k=$((_tb_k + 1)); shift ;;
+		esac
+	done
+	[ "$_tb_k" -le 1 ] || usage_die "table takes one array name"
+	[ -n "$_tb_n" ] || usage_die "table needs an array name"
+	set -- "$_tb_n"
 	if is_array "$1"; then
 		dmsetup table "$1"
 		return $?
@@ -168,9 +216,18 @@ Exit: 0 cleared, 1 failed, 2 usage, 4 no such array.
 EOF
 }
 cmd_clear() {
-	case ${1:-} in -h | --help) help_clear; exit 0 ;; '') usage_die "clear needs an array name" ;; esac
+	_cl_names=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_clear; exit 0 ;;
+		--) shift; for a in "$@"; do _cl_names="$_cl_names $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _cl_names="$_cl_names $1"; shift ;;
+		esac
+	done
+	[ -n "$_cl_names" ] || usage_die "clear needs an array name"
 	_cl_rc=0
-	for nm in "$@"; do
+	for nm in $_cl_names; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
 		if dmsetup message "$nm" 0 clear_errors; then
 			say "$nm: errors cleared"

@@ -450,6 +450,7 @@ cmd_monitor() {
 		--config) config=1; shift ;;
 		--once) once=1; shift ;;
 		-h | --help) help_monitor; exit 0 ;;
+		--) shift; [ $# = 0 ] || usage_die "monitor takes no arguments but options (unexpected $1)"; break ;;
 		*) usage_die "unknown argument $1" ;;
 		esac
 	done

@@ -46,7 +46,8 @@ cmd_status() {
 		case $1 in
 		--json) json=1; shift ;;
 		-h | --help) help_status; exit 0 ;;
-		-*) usage_die "unknown option $1" ;;
+		--) shift; for a in "$@"; do names="$names $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
 		*) names="$names $1"; shift ;;
 		esac
 	done
