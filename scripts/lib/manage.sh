@@ -90,14 +90,16 @@ labels record, and says what to do, or where that drive is now.
 EOF
 }
 cmd_list() {
+	_li_x=''
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h | --help) help_list; exit 0 ;;
-		--) shift; [ $# = 0 ] || usage_die "list takes no arguments"; break ;;
+		--) shift; _li_x=${1:-$_li_x}; break ;;
 		-?*) usage_die "unknown option $1" ;;
-		*) usage_die "list takes no arguments" ;;
+		*) _li_x=${_li_x:-$1}; shift ;;
 		esac
 	done
+	[ -z "$_li_x" ] || usage_die "list takes no arguments ('$_li_x')"
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
