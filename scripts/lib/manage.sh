@@ -81,6 +81,10 @@ usage: $PROG list
 One line per array: active arrays, and arrays whose labels are on this
 system's devices but that are not active.  Reads labels, writes nothing.
 Columns: NAME STATE MEMBERS SIZE CHUNK UUID
+MEMBERS of an inactive array: the members found (each counted once) of
+those it has; a member claimed by two devices (a cloned disk, an older
+label a replace left) gets a line on stderr saying what assemble does
+with it.
 STATE is the array state when active; inactive; or shadowed when a member's
 label is shadowed by another signature (a file system, swap, a partition
 table: the device was re-used), which assemble refuses; a line on stderr
@@ -119,16 +123,30 @@ cmd_list() {
 		sort -t'|' -k"$LABEL_COL_UUID,$LABEL_COL_UUID" -u | while IFS= read -r _li_l; do
 		label_rec "$_li_l"
 		[ -n "$(active_name_of_uuid "$L_UUID")" ] && continue
-		have=$(label_awk -v u="$L_UUID" '$UUID == u {n++} END {print n + 0}' "$TMPD/labels")
+		# members found: distinct slots (a cloned disk or a label left by
+		# a replace claims a slot twice; retired labels and unfinished
+		# copies are no members), and whether a slot is claimed twice
+		have=$(label_awk -v u="$L_UUID" '$UUID == u && $STATE != "copying" && $STATE != "replaced" {
+			c[$INDEX]++ } END { for (k in c) { n++; if (c[k] > 1) d++ } print n + 0, d + 0 }' "$TMPD/labels")
+		dups=${have#* } have=${have% *}
 		st=inactive
 		has_shadowed "$L_UUID" && st=shadowed
 		printf '%-16s %-9s %7s %10s %9s %s\n' "$L_NAME" "$st" "$have/$L_COUNT" \
 			"$(human $((L_DATA * L_COUNT)))" "$(human "$L_CHUNK")" "$L_UUID"
 		[ "$st" = inactive ] || continue
-		[ "$have" -lt "$L_COUNT" ] || continue
-		_li_n=$L_NAME
-		check_set "$L_UUID" 2>/dev/null
-		[ $? = 4 ] && missing_members "$_li_n" "$L_UUID" ""
+		[ "$have" -lt "$L_COUNT" ] || [ "$dups" != 0 ] || continue
+		_li_n=$L_NAME _li_u=$L_UUID
+		check_set "$_li_u" 2>"$TMPD/why"
+		_li_c=$?
+		# a slot claimed twice: what assemble says of it (which label
+		# loses, or the refusal of a tie)
+		if [ "$dups" != 0 ]; then
+			while IFS= read -r _li_w; do warn "$_li_w"; done <"$TMPD/losers.$_li_u"
+			[ "$_li_c" = 3 ] && sed "s/^$PROG: //" "$TMPD/why" | while IFS= read -r _li_w; do
+				warn "array $_li_n: $_li_w"
+			done
+		fi
+		[ "$_li_c" = 4 ] && missing_members "$_li_n" "$_li_u" ""
 	done
 	while IFS= read -r _li_l; do
 		label_rec "$_li_l"
