@@ -55,7 +55,11 @@ its array is refused at once, naming the device and what it carries, and
               SSDSTRIPE_ASSEMBLE_RESULT=complete, incomplete, active or
               not-listed
   --timeout   seconds to wait for missing members (default 10, --boot and
-              --boot-late: TIMEOUT, 30)
+              --boot-late: TIMEOUT, 30).  A NAME that no label on any
+              device carries is not waited for while udev brings up no
+              device (its queue is empty): it fails at once (exit 4); a
+              member that comes later is assembled by udev's rule
+              (--incremental) anyway.  --boot waits the whole timeout
 
 Arrays already active are left alone.
 Exit: 0 all active, 1 failed, 2 usage, 3 refused, 4 nothing found.
@@ -407,6 +411,9 @@ assemble_set() {
 			assemble_found "$_as_want" "$_as_exact"
 			_as_rc=$?
 			[ "$_as_rc" != 4 ] && return "$_as_rc"
+			# a name no label carries, with nothing udev is still
+			# bringing up: no member is coming, say so now
+			[ -n "${AS_UNKNOWN_NOW-}" ] && [ -z "$AF_WAITING" ] && udev_idle && break
 		fi
 		[ $(($(date +%s) - _as_t0)) -ge "$_as_timeout" ] && break
 		sleep 0.5
@@ -420,6 +427,13 @@ assemble_set() {
 	# shellcheck disable=SC2046 # a list of device paths
 	[ -n "$_as_exact" ] || collect $(candidates)
 	assemble_found "$_as_want" "$_as_exact" report
+}
+
+# udev_idle: udev's event queue is empty (no device is being brought up
+# that could carry a label); true where there is no udevadm to ask
+udev_idle() {
+	command -v udevadm >/dev/null 2>&1 || return 0
+	udevadm settle --timeout=0 >/dev/null 2>&1
 }
 
 # refuse_shadowed UUID: say (once per device) why the members of array UUID
@@ -443,9 +457,11 @@ refuse_shadowed() {
 
 # assemble_found WANTED EXACT [report]: one pass over $TMPD/labels.
 # Returns 4 while something wanted is incomplete (reporting it only when
-# asked), else the worst of the activations.
+# asked), else the worst of the activations; AF_WAITING is 1 when an array
+# wanted has members here but not all (waiting can complete it), empty
+# when what is missing is arrays no label names.
 assemble_found() {
-	_af_rc=0 _af_incomplete=''
+	_af_rc=0 _af_incomplete='' AF_WAITING=''
 	if [ -n "$2" ]; then
 		# exact: every device must be labelled and of one array
 		while IFS='|' read -r _af_d _af_why; do
@@ -486,7 +502,7 @@ assemble_found() {
 					once "active $_af_n" && say "array $_af_n is already active as /dev/mapper/$_af_act"
 					continue
 				fi
-				[ -n "${3:-}" ] && warn "no member of array $_af_n found"
+				[ -n "${3:-}" ] && warn "no member of array $_af_n found (no label names it)"
 				_af_incomplete=1
 				continue
 			fi
@@ -523,7 +539,7 @@ assemble_found() {
 					say "array $_af_nm is already active as /dev/mapper/$(active_name_of_uuid "$_af_u")"
 				continue
 			fi
-			_af_incomplete=1
+			_af_incomplete=1 AF_WAITING=1
 			if [ -n "${3:-}" ]; then
 				missing_members "$_af_nm" "$_af_u" " (incomplete)"
 			fi ;;
@@ -806,6 +822,9 @@ cmd_assemble() {
 		for nm in "$@"; do
 			valid_name "$nm" || usage_die "invalid array name '$nm'"
 		done
+		# names given on the line: one that no label carries fails at
+		# once when udev is idle (--boot waits the timeout for its own)
+		[ -n "$boot" ] || AS_UNKNOWN_NOW=1
 		# shellcheck disable=SC2046
 		assemble_set "$*" "$timeout" $(candidates) ;;
 	esac
