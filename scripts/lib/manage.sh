@@ -223,16 +223,42 @@ cmd_table() {
 }
 
 # ---- clear -------------------------------------------------------------
+# clear_said NAME: after clear_errors, the array's state and each member
+# that is not ok, with why (the kernel keeps what is no error)
+clear_said() {
+	_cq_s=$(dm_sysdir "$1")/ssdstripe
+	_cq_snap=$(snapshot "$_cq_s" 2>/dev/null) || { say "$1: errors cleared"; return 0; }
+	say "$1: errors cleared, array ${_cq_snap%% *}"
+	_cq_i=0
+	for _cq_st in ${_cq_snap#* }; do
+		_cq_d=$(readlink -f "$_cq_s/members/$_cq_i/block" 2>/dev/null)
+		_cq_d=$(prettyname "${_cq_d##*/}")
+		case $_cq_st in
+		ok) ;;
+		slow) say "  member $_cq_i (${_cq_d:-gone}) stays slow: slowness is no error; it is ok again once its I/O is judged fast (an idle member keeps the verdict)" ;;
+		failed) say "  member $_cq_i (${_cq_d:-gone}) stays failed: its disk is gone" ;;
+		stalled) say "  member $_cq_i (${_cq_d:-gone}) is stalled: reads or writes wait on it, none completes" ;;
+		*) say "  member $_cq_i (${_cq_d:-gone}) is $_cq_st: a new error since the clear" ;;
+		esac
+		_cq_i=$((_cq_i + 1))
+	done
+}
 help_clear() {
 	cat <<EOF
 usage: $PROG clear NAME...
 
 Forget the I/O errors of every member of array NAME, like 'zpool clear':
 the kernel zeroes the error counters, and members that are erroring or
-failed (but whose disk is still there) are ok again; a slow member stays
-slow (slowness is no error).  Errors are kept until then on purpose: clear
-them once you have understood them (backup, SMART).
-Exit: 0 cleared, 1 failed, 2 usage, 4 no such array.
+failed (but whose disk is still there) lose their errors.  Each is then
+what its speed says: ok, or slow when its last speed verdict was slow -
+slowness is no error, and a member that failed was often slow too (its
+failing I/O took long).  An idle member keeps that verdict: it is ok again
+once its I/O is judged fast (a few hundred reads or writes).  clear says
+the array's state after it, and each member that is not ok with why.
+Errors are kept until then on purpose: clear them once you have
+understood them (backup, SMART).
+Exit: 0 cleared (whatever the state after), 1 failed, 2 usage, 4 no such
+array.
 EOF
 }
 cmd_clear() {
@@ -250,7 +276,7 @@ cmd_clear() {
 	for nm in $_cl_names; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
 		if dmsetup message "$nm" 0 clear_errors; then
-			say "$nm: errors cleared"
+			clear_said "$nm"
 		else
 			warn "$nm: clear_errors failed"
 			_cl_rc=1
