@@ -229,7 +229,8 @@ cmd_create() {
 			_cr_no 3 "$1; refusing to create (--force accepts it)"
 		fi
 	}
-	# one device stripes nothing (mdadm asks for --force too)
+	# the operands as given (a * in one is no glob); one device stripes
+	# nothing (mdadm asks for --force too)
 	set -f
 	# shellcheck disable=SC2086 # the devices given
 	set -- $args
@@ -237,7 +238,7 @@ cmd_create() {
 	[ $# = 1 ] && _cr_geo "one member: an array of one device stripes nothing (it is that device behind a label)"
 	# the chunk: 4 KiB and a power of two (chunk_why)
 	_cr_cw=$(chunk_why "$chunk_s") && _cr_geo "$_cr_cw"
-	for d in $args; do
+	for d in "$@"; do
 		c=$(canon "$d") || { _cr_no 4 "$d: not a block device"; continue; }
 		mm=$(majmin "$c")
 		case " $mms " in *" $mm "*) _cr_no 3 "$d: given twice"; continue ;; esac

@@ -82,7 +82,12 @@ cmd_examine() {
 	[ -n "$_ex_devs" ] || usage_die "examine needs a device"
 	tmpdir
 	_ex_rc=0
-	for d in $_ex_devs; do
+	# the operands as given: a * in one is no glob
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $_ex_devs
+	set +f
+	for d in "$@"; do
 		c=$(canon "$d") || { warn "$d: not a block device"; _ex_rc=4; continue; }
 		read_label "$c"
 		case $? in

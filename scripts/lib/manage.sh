@@ -67,7 +67,12 @@ cmd_stop() {
 		return "$_st_rc"
 	fi
 	[ -n "$_st_names" ] || usage_die "stop needs an array name, or --scan"
-	for nm in $_st_names; do
+	# the operands as given: a * in one is no glob
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $_st_names
+	set +f
+	for nm in "$@"; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _st_rc=4; continue; }
 		stop_one "$nm" || _st_rc=1
 	done
@@ -201,6 +206,7 @@ cmd_table() {
 		dmsetup table "$1"
 		return $?
 	fi
+	valid_name "$1" || usage_die "invalid array name '$1'"
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
@@ -273,7 +279,11 @@ cmd_clear() {
 	done
 	[ -n "$_cl_names" ] || usage_die "clear needs an array name"
 	_cl_rc=0
-	for nm in $_cl_names; do
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $_cl_names
+	set +f
+	for nm in "$@"; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
 		if dmsetup message "$nm" 0 clear_errors; then
 			clear_said "$nm"

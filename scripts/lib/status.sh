@@ -53,20 +53,28 @@ cmd_status() {
 		*) names="$names $1"; shift ;;
 		esac
 	done
-	if [ -z "$names" ]; then
-		names=$(active_arrays)
-		if [ -z "$names" ]; then
+	# the operands as given: a * in one is no glob
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $names
+	set +f
+	if [ $# = 0 ]; then
+		set -f
+		# shellcheck disable=SC2046 # the active arrays' names
+		set -- $(active_arrays)
+		set +f
+		if [ $# = 0 ]; then
 			if [ -n "$json" ]; then printf '{"version":1,"arrays":[]}\n'; else say "no active arrays"; fi
 			return 0
 		fi
 	else
-		for nm in $names; do is_array "$nm" || die 4 "$nm is not an active ssdstripe array"; done
+		for nm in "$@"; do is_array "$nm" || die 4 "$nm is not an active ssdstripe array"; done
 	fi
 	_su_rc=0 _su_first=1
 	[ -n "$json" ] || tmpdir
 	[ -n "$json" ] || member_columns s
 	[ -n "$json" ] && printf '{"version":1,"arrays":['
-	for nm in $names; do
+	for nm in "$@"; do
 		s=$(dm_sysdir "$nm")/ssdstripe
 		if [ ! -d "$s" ]; then
 			warn "$nm has no sysfs statistics (not the first target of its table?)"
