@@ -59,7 +59,7 @@ its array is refused at once, naming the device and what it carries, and
               device carries is not waited for while udev brings up no
               device (its queue is empty): it fails at once (exit 4); a
               member that comes later is assembled by udev's rule
-              (--incremental) anyway.  --boot waits the whole timeout
+              (--incremental) anyway.  --boot waits the whole timeout.
 
 Arrays already active are left alone.
 Exit: 0 all active, 1 failed, 2 usage, 3 refused, 4 nothing found.

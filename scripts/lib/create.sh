@@ -54,7 +54,7 @@ Refused without --force (exit 3), every such device named on a line:
   - a device carrying data (see --force);
   - a member leaving unused more than one chunk, or more than 5 % of the
     smallest member (mixed sizes, a chunk too big for the members);
-  - two members on one physical drive (the same serial or WWN).
+  - two members on one physical drive (the same serial or WWN);
   - a chunk that is not a multiple of 4 KiB or of a member's physical
     block size (the drive reads and rewrites a page at every chunk
     boundary), or not a power of two (on Debian's 6.12 kernel XFS over a
