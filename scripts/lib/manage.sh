@@ -147,9 +147,7 @@ cmd_list() {
 		# loses, or the refusal of a tie)
 		if [ "$dups" != 0 ]; then
 			while IFS= read -r _li_w; do warn "$_li_w"; done <"$TMPD/losers.$_li_u"
-			[ "$_li_c" = 3 ] && sed "s/^$PROG: //" "$TMPD/why" | while IFS= read -r _li_w; do
-				warn "array $_li_n: $_li_w"
-			done
+			[ "$_li_c" = 3 ] && cat "$TMPD/why" >&2
 		fi
 		[ "$_li_c" = 4 ] && missing_members "$_li_n" "$_li_u" ""
 	done
