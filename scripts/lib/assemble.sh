@@ -55,7 +55,11 @@ its array is refused at once, naming the device and what it carries, and
               SSDSTRIPE_ASSEMBLE_RESULT=complete, incomplete, active or
               not-listed
   --timeout   seconds to wait for missing members (default 10, --boot and
-              --boot-late: TIMEOUT, 30)
+              --boot-late: TIMEOUT, 30).  A NAME that no label on any
+              device carries is not waited for while udev brings up no
+              device (its queue is empty): it fails at once (exit 4); a
+              member that comes later is assembled by udev's rule
+              (--incremental) anyway.  --boot waits the whole timeout.
 
 Arrays already active are left alone.
 Exit: 0 all active, 1 failed, 2 usage, 3 refused, 4 nothing found.
@@ -94,7 +98,7 @@ check_set() {
 			warn "$L_DEV: member index $L_INDEX is beyond the array's $L_COUNT members"
 			return 3
 		fi
-		_cs_pos=$(echo "$L_MEMBERS" | tr ',' '\n' | grep -n -x "$L_MEMBER" | cut -d: -f1)
+		_cs_pos=$(echo "$L_MEMBERS" | tr ',' '\n' | grep -n -x -F -e "$L_MEMBER" | cut -d: -f1)
 		if [ -z "$_cs_pos" ]; then
 			warn "$L_DEV: its member uuid $L_MEMBER is not in array $L_NAME's member list"
 			return 3
@@ -407,6 +411,9 @@ assemble_set() {
 			assemble_found "$_as_want" "$_as_exact"
 			_as_rc=$?
 			[ "$_as_rc" != 4 ] && return "$_as_rc"
+			# a name no label carries, with nothing udev is still
+			# bringing up: no member is coming, say so now
+			[ -n "${AS_UNKNOWN_NOW-}" ] && [ -z "$AF_WAITING" ] && udev_idle && break
 		fi
 		[ $(($(date +%s) - _as_t0)) -ge "$_as_timeout" ] && break
 		sleep 0.5
@@ -420,6 +427,13 @@ assemble_set() {
 	# shellcheck disable=SC2046 # a list of device paths
 	[ -n "$_as_exact" ] || collect $(candidates)
 	assemble_found "$_as_want" "$_as_exact" report
+}
+
+# udev_idle: udev's event queue is empty (no device is being brought up
+# that could carry a label); true where there is no udevadm to ask
+udev_idle() {
+	command -v udevadm >/dev/null 2>&1 || return 0
+	udevadm settle --timeout=0 >/dev/null 2>&1
 }
 
 # refuse_shadowed UUID: say (once per device) why the members of array UUID
@@ -443,9 +457,11 @@ refuse_shadowed() {
 
 # assemble_found WANTED EXACT [report]: one pass over $TMPD/labels.
 # Returns 4 while something wanted is incomplete (reporting it only when
-# asked), else the worst of the activations.
+# asked), else the worst of the activations; AF_WAITING is 1 when an array
+# wanted has members here but not all (waiting can complete it), empty
+# when what is missing is arrays no label names.
 assemble_found() {
-	_af_rc=0 _af_incomplete=''
+	_af_rc=0 _af_incomplete='' AF_WAITING=''
 	if [ -n "$2" ]; then
 		# exact: every device must be labelled and of one array
 		while IFS='|' read -r _af_d _af_why; do
@@ -457,7 +473,7 @@ assemble_found() {
 			return 3
 		fi
 		for _af_d in $_as_devs; do
-			grep -q "^$_af_d|" "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
+			awk -F'|' -v d="$_af_d" '$1 == d {f = 1; exit} END {exit !f}' "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
 		done
 		_af_uuids=$(label_awk '{print $UUID}' "$TMPD/labels" | sort -u)
 		if [ "$(echo "$_af_uuids" | wc -l)" -gt 1 ]; then
@@ -479,14 +495,14 @@ assemble_found() {
 			*)
 				_af_u=$(label_awk -v n="$_af_n" '$NAME == n && $UUID != "" {print $UUID}' \
 					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
-				_af_act=$(active_arrays | grep -x "$_af_n") ;;
+				_af_act=$(active_arrays | grep -xF -e "$_af_n") ;;
 			esac
 			if [ -z "$_af_u" ]; then
 				if [ -n "$_af_act" ]; then
 					once "active $_af_n" && say "array $_af_n is already active as /dev/mapper/$_af_act"
 					continue
 				fi
-				[ -n "${3:-}" ] && warn "no member of array $_af_n found"
+				[ -n "${3:-}" ] && warn "no member of array $_af_n found (no label names it)"
 				_af_incomplete=1
 				continue
 			fi
@@ -523,7 +539,7 @@ assemble_found() {
 					say "array $_af_nm is already active as /dev/mapper/$(active_name_of_uuid "$_af_u")"
 				continue
 			fi
-			_af_incomplete=1
+			_af_incomplete=1 AF_WAITING=1
 			if [ -n "${3:-}" ]; then
 				missing_members "$_af_nm" "$_af_u" " (incomplete)"
 			fi ;;
@@ -719,7 +735,8 @@ incremental_result() {
 }
 
 cmd_assemble() {
-	scan='' boot='' late='' incr='' export='' timeout=''
+	scan='' boot='' late='' incr='' export='' timeout='' _ca_ops=''
+	# options anywhere on the line (as create's), -- ends them
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--scan | -s) scan=1; shift ;;
@@ -730,11 +747,15 @@ cmd_assemble() {
 		--timeout) [ $# -ge 2 ] || usage_die "--timeout needs a value"; timeout=$2; shift 2 ;;
 		--timeout=*) timeout=${1#*=}; shift ;;
 		-h | --help) help_assemble; exit 0 ;;
-		--) shift; break ;;
-		-*) usage_die "unknown option $1" ;;
-		*) break ;;
+		--) shift; for a in "$@"; do _ca_ops="$_ca_ops $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _ca_ops="$_ca_ops $1"; shift ;;
 		esac
 	done
+	set -f
+	# shellcheck disable=SC2086 # the operands: names and device paths
+	set -- $_ca_ops
+	set +f
 	case $timeout in *[!0-9]*) usage_die "invalid timeout '$timeout'" ;; esac
 	if [ -n "$export" ] && [ -z "$incr" ]; then usage_die "--export goes with --incremental"; fi
 	case $scan$boot$late$incr in 1 | '') ;; *) usage_die "--scan, --boot, --boot-late and --incremental go alone" ;; esac
@@ -801,6 +822,9 @@ cmd_assemble() {
 		for nm in "$@"; do
 			valid_name "$nm" || usage_die "invalid array name '$nm'"
 		done
+		# names given on the line: one that no label carries fails at
+		# once when udev is idle (--boot waits the timeout for its own)
+		[ -n "$boot" ] || AS_UNKNOWN_NOW=1
 		# shellcheck disable=SC2046
 		assemble_set "$*" "$timeout" $(candidates) ;;
 	esac

@@ -51,7 +51,7 @@ plural() { if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi; }
 # once, not on every pass of a wait loop); needs tmpdir
 once() {
 	[ -n "$TMPD" ] || return 0
-	grep -qxF "$1" "$TMPD/once" 2>/dev/null && return 1
+	grep -qxF -e "$1" "$TMPD/once" 2>/dev/null && return 1
 	printf '%s\n' "$1" >>"$TMPD/once"
 }
 

@@ -21,12 +21,15 @@ anywhere on the line; -- ends them.
   --name NAME    array name, also its /dev/mapper name (default: ss0, ss1, ...)
   --chunk SIZE   chunk size: 64K, 1M, 1G, 128s (sectors); a plain number is
                  KiB (default ${DEFAULT_CHUNK_KIB}K); at least 4 KiB, at most
-                 what the smallest member holds
+                 what the smallest member holds; a power of two and a
+                 multiple of 4 KiB and of every member's physical block
+                 size unless --force (see the refusals)
   --trim         discard every member completely first, showing progress
   --force        use devices that carry a label, a file system, swap, a
                  partition table or partitions (all lost: labels left inside
                  the partitions are wiped, the kernel drops the partitions),
-                 and accept a wasteful geometry or two members on one drive;
+                 and accept a wasteful geometry or chunk, one member
+                 or two members on one drive (all below);
                  mounted, open or held devices are always refused
   --assume-clean the devices already are array NAME, in this order, and
                  some lost their label: write back the missing labels (same
@@ -51,13 +54,20 @@ Refused without --force (exit 3), every such device named on a line:
   - a device carrying data (see --force);
   - a member leaving unused more than one chunk, or more than 5 % of the
     smallest member (mixed sizes, a chunk too big for the members);
-  - two members on one physical drive (the same serial or WWN).
+  - two members on one physical drive (the same serial or WWN);
+  - a chunk that is not a multiple of 4 KiB or of a member's physical
+    block size (the drive reads and rewrites a page at every chunk
+    boundary), or not a power of two (on Debian's 6.12 kernel XFS over a
+    3 x 12 KiB stripe crashed with slab corruption under xfstests
+    generic/251, on the kernel's striped target too);
+  - one member (an array of one device stripes nothing).
 Every label records every member's drive (WWN or serial, model, size)
 and a generation; an array whose labels would not fit the 4 KiB label
 block (many members with long identities) is refused.
 
 Exit: 0 created, 1 failed, 2 usage, 3 refused (device in use or holds data,
-wasteful geometry, one drive twice), 4 a device not found.
+wasteful geometry or chunk, one member, one drive twice), 4 a device not
+found.
 EOF
 }
 # util-linux blkdiscard and its -f (no check for signatures: create --force
@@ -99,7 +109,7 @@ trim_device() { # trim_device DEV: discard it all, with progress
 next_free_name() {
 	_nf=0
 	while :; do
-		if ! dm_exists "ss$_nf" && ! scan_names | grep -qx "ss$_nf"; then
+		if ! dm_exists "ss$_nf" && ! scan_names | grep -qxF -e "ss$_nf"; then
 			echo "ss$_nf"
 			return
 		fi
@@ -155,6 +165,18 @@ drive_ids() {
 	return 0
 }
 
+# chunk_why SECTORS: why a chunk of SECTORS is refused without --force
+# (Documentation/ssdstripe.rst, "Chunk size"), printed; false when it is fine
+chunk_why() {
+	if [ $(($1 % 8)) != 0 ]; then
+		echo "a chunk of $(human "$1") is not a multiple of 4 KiB: every SSD writes in pages of 4 KiB or more, and a chunk that splits them makes it read and rewrite a page at every chunk boundary"
+	elif [ $(($1 & ($1 - 1))) != 0 ]; then
+		echo "a chunk of $(human "$1") is not a power of two: on Debian's 6.12 kernel, XFS over a 3 x 12 KiB stripe crashed with slab corruption (xfstests generic/251, on the kernel's own striped target too) and generic/040 found its log corrupt; see 'Chunk size' in ssdstripe(8)"
+	else
+		return 1
+	fi
+}
+
 cmd_create() {
 	name='' chunk='' trim='' force='' args='' clean=''
 	while [ $# -gt 0 ]; do
@@ -197,7 +219,26 @@ cmd_create() {
 	: >"$TMPD/drives"
 	find_blkid	# once, not in every $(signature) below
 	_cr_no() { warn "$2"; [ "$1" -gt "$_cr_rc" ] && _cr_rc=$1; }
-	for d in $args; do
+	# _cr_geo WHY: a geometry --force accepts: refused without it, said
+	# with it
+	_cr_geo() {
+		if [ -n "$force" ]; then
+			_cr_forced="$_cr_forced$1 (--force)
+"
+		else
+			_cr_no 3 "$1; refusing to create (--force accepts it)"
+		fi
+	}
+	# the operands as given (a * in one is no glob); one device stripes
+	# nothing (mdadm asks for --force too)
+	set -f
+	# shellcheck disable=SC2086 # the devices given
+	set -- $args
+	set +f
+	[ $# = 1 ] && _cr_geo "one member: an array of one device stripes nothing (it is that device behind a label)"
+	# the chunk: 4 KiB and a power of two (chunk_why)
+	_cr_cw=$(chunk_why "$chunk_s") && _cr_geo "$_cr_cw"
+	for d in "$@"; do
 		c=$(canon "$d") || { _cr_no 4 "$d: not a block device"; continue; }
 		mm=$(majmin "$c")
 		case " $mms " in *" $mm "*) _cr_no 3 "$d: given twice"; continue ;; esac
@@ -217,6 +258,12 @@ cmd_create() {
 		lbs=$(lbs_sectors "$c")
 		[ $((chunk_s % lbs)) = 0 ] ||
 			_cr_no 3 "chunk of $chunk_s sectors is not a multiple of $c's logical block size ($((lbs * 512)) bytes)"
+		# a chunk boundary inside a physical block: every write across it
+		# is a read-modify-write in the drive
+		pbs=$(pbs_sectors "$c")
+		[ $((chunk_s % pbs)) = 0 ] || [ $((chunk_s % lbs)) != 0 ] ||
+			{ [ $((chunk_s % 8)) != 0 ] && [ "$pbs" -le 8 ]; } ||
+			_cr_geo "a chunk of $(human "$chunk_s") is not a multiple of $c's physical block size ($((pbs * 512)) bytes): the drive reads and rewrites a block at every chunk boundary"
 		for id in $(drive_ids "$c" | tr ' ' '_'); do
 			other=$(awk -F'|' -v i="$id" '$1 == i {print $2; exit}' "$TMPD/drives")
 			if [ -n "$other" ]; then

@@ -56,7 +56,11 @@ cmd_detail() {
 		case $1 in
 		--json) json=1; shift ;;
 		-h | --help) help_detail; exit 0 ;;
-		-*) usage_die "unknown option $1" ;;
+		--)
+			shift
+			for a in "$@"; do [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$a; done
+			break ;;
+		-?*) usage_die "unknown option $1" ;;
 		*) [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$1; shift ;;
 		esac
 	done
@@ -82,6 +86,8 @@ cmd_detail() {
 	onoff() { if [ "$1" = 1 ]; then echo on; else echo off; fi; }
 	jbool() { if [ "$1" = 1 ]; then echo true; else echo false; fi; }
 	jstr_or_null() { if [ -n "$1" ]; then json_str "$1"; else echo null; fi; }
+	DRIVE_NOTES='' GONE_NOTES='' DRIVE_CRIT='' DRIVE_WARN=''
+	FABRIC_NOTES='' FABRIC_SAY=all
 	if [ -n "$json" ]; then
 		printf '{"version":1,"name":%s,"uuid":%s,"created":%s,"state":%s' \
 			"$(json_str "$nm")" "$(jstr_or_null "$u")" "$(jstr_or_null "$created")" \
@@ -89,8 +95,13 @@ cmd_detail() {
 		printf ',"member_count":%s,"chunk_sectors":%s,"size_sectors":%s' "$n" "$chunk" "$size"
 		printf ',"discard_passdown":%s,"stats":%s,"thresholds":{' "$(jbool "$pd")" "$(jbool "$stats")"
 	else
+		# the rows first: the state line says what the drives say
+		tmpdir
+		member_columns d
+		# shellcheck disable=SC2086 # the member states are words
+		members_out "$s" d "" ${snap#* } >"$TMPD/rows"
 		say "array $nm"
-		printf '  %-20s %s\n' uuid "${u:--}" created "${created:--}" state "$astate" \
+		printf '  %-20s %s\n' uuid "${u:--}" created "${created:--}" state "$astate$(drive_head)" \
 			members "$n" chunk "$(human "$chunk") ($chunk sectors)" \
 			size "$(human "$size") ($size sectors)" \
 			"discard passdown" "$(onoff "$pd")" statistics "$(onoff "$stats")"
@@ -111,17 +122,16 @@ cmd_detail() {
 	done
 	if [ -n "$json" ]; then
 		printf '},"replace":%s,"members":[' "$(replace_json "$nm")"
+		# shellcheck disable=SC2086 # the member states are words
+		members_out "$s" d "$json" ${snap#* }
+		printf ']}\n'
 	else
 		advice "$nm" "$astate"
 		replace_say "$nm"
-		member_columns d
 		member_row header
+		cat "$TMPD/rows"
 	fi
-	DRIVE_NOTES='' GONE_NOTES='' FABRIC_NOTES='' FABRIC_SAY=all
-	# shellcheck disable=SC2086 # the member states are words
-	members_out "$s" d "$json" ${snap#* }
 	FABRIC_SAY=''
-	[ -n "$json" ] && printf ']}\n'
 	[ -n "$json" ] || printf '%s' "$GONE_NOTES$FABRIC_NOTES$DRIVE_NOTES"
 	return 0
 }

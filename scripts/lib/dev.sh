@@ -23,6 +23,12 @@ queuedir() {
 	echo "$_qd/queue"
 }
 lbs_sectors() { echo $(($(cat "$(queuedir "$1")/logical_block_size") / 512)); }
+# physical block size in sectors (the logical one where sysfs has none)
+pbs_sectors() {
+	_pb=$(cat "$(queuedir "$1")/physical_block_size" 2>/dev/null) || _pb=0
+	[ "$_pb" -ge 512 ] 2>/dev/null || { lbs_sectors "$1"; return; }
+	echo $((_pb / 512))
+}
 # canonical /dev path of a device given as a path or a name
 canon() {
 	case $1 in

@@ -35,7 +35,9 @@ mknode() {
 	[ -b "/dev/mapper/$1" ] || dmsetup mknodes "$1" >/dev/null 2>&1
 	[ -b "/dev/mapper/$1" ]
 }
-is_array() { active_arrays | grep -qx "$1"; }
+# is_array NAME: NAME is an active array (a fixed string: a name given on
+# the command line is never a pattern or an option to grep)
+is_array() { active_arrays | grep -qxF -e "$1"; }
 
 # snapshot SYSDIR: "array_state m0 m1 ...".  The array state is derived
 # from the member states read, as the kernel derives it (the worst member

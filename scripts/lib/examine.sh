@@ -70,9 +70,23 @@ EOF
 }
 
 cmd_examine() {
-	case ${1:-} in -h | --help) help_examine; exit 0 ;; '') usage_die "examine needs a device" ;; esac
+	_ex_devs=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_examine; exit 0 ;;
+		--) shift; for a in "$@"; do _ex_devs="$_ex_devs $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _ex_devs="$_ex_devs $1"; shift ;;
+		esac
+	done
+	[ -n "$_ex_devs" ] || usage_die "examine needs a device"
 	tmpdir
 	_ex_rc=0
+	# the operands as given: a * in one is no glob
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $_ex_devs
+	set +f
 	for d in "$@"; do
 		c=$(canon "$d") || { warn "$d: not a block device"; _ex_rc=4; continue; }
 		read_label "$c"

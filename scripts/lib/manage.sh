@@ -8,37 +8,73 @@
 help_stop() {
 	cat <<EOF
 usage: $PROG stop NAME...
+       $PROG stop --scan
 
 Deactivate arrays (dmsetup remove).  The labels stay; assemble brings the
-array back.  Refused while the array is mounted or open.
-Exit: 0 stopped, 1 failed or busy, 2 usage, 4 no such array.
+array back.  Refused while the array is mounted or open, or while a replace
+of one of its members runs.
+
+  --scan, -s  every active array, as 'mdadm --stop --scan': those in use
+              are left, each named with why, and exit 1
+
+Exit: 0 stopped, 1 failed or in use (an array left), 2 usage, 4 no such
+array.
 EOF
 }
+# stop_one NAME: stop active array NAME; 1, having said why, when it is in
+# use (open, mounted, a replace running) or dmsetup fails
+stop_one() {
+	_st_u=$(dm_uuid "$1")
+	if [ -n "$(rp_mirror_of "${_st_u#"$DM_UUID_PREFIX"}")" ]; then
+		warn "cannot stop $1: a replace of one of its members is in progress ('$PROG replace --abort $1' stops it, or wait for it: '$PROG status $1')"
+		return 1
+	fi
+	_st_open=$(dmsetup info -c --noheadings -o open "$1" | tr -d ' ')
+	if [ "${_st_open:-0}" != 0 ]; then
+		_st_d=$(dm_sysdir "$1")
+		_st_w=$(awk -v mm="$(cat "$_st_d/dev")" '$3 == mm {print " (mounted on " $5 ")"; exit}' /proc/self/mountinfo)
+		warn "cannot stop $1: it is open$_st_w"
+		return 1
+	fi
+	if _st_e=$(dmsetup remove "$1" 2>&1); then
+		say "stopped $1"
+	else
+		warn "cannot stop $1: $_st_e"
+		return 1
+	fi
+}
 cmd_stop() {
-	case ${1:-} in -h | --help) help_stop; exit 0 ;; '') usage_die "stop needs an array name" ;; esac
+	_st_scan='' _st_names=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--scan | -s) _st_scan=1; shift ;;
+		-h | --help) help_stop; exit 0 ;;
+		--) shift; for a in "$@"; do _st_names="$_st_names $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _st_names="$_st_names $1"; shift ;;
+		esac
+	done
 	_st_rc=0
+	if [ -n "$_st_scan" ]; then
+		[ -z "$_st_names" ] || usage_die "--scan takes no names"
+		_st_all=$(active_arrays)
+		[ -n "$_st_all" ] || { say "no active arrays"; return 0; }
+		_st_left=''
+		for nm in $_st_all; do
+			stop_one "$nm" || { _st_rc=1; _st_left="$_st_left $nm"; }
+		done
+		[ -z "$_st_left" ] || warn "left active:$_st_left"
+		return "$_st_rc"
+	fi
+	[ -n "$_st_names" ] || usage_die "stop needs an array name, or --scan"
+	# the operands as given: a * in one is no glob
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $_st_names
+	set +f
 	for nm in "$@"; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _st_rc=4; continue; }
-		_st_u=$(dm_uuid "$nm")
-		if [ -n "$(rp_mirror_of "${_st_u#"$DM_UUID_PREFIX"}")" ]; then
-			warn "cannot stop $nm: a replace of one of its members is in progress ('$PROG replace --abort $nm' stops it, or wait for it: '$PROG status $nm')"
-			_st_rc=1
-			continue
-		fi
-		_st_open=$(dmsetup info -c --noheadings -o open "$nm" | tr -d ' ')
-		if [ "${_st_open:-0}" != 0 ]; then
-			_st_d=$(dm_sysdir "$nm")
-			_st_w=$(awk -v mm="$(cat "$_st_d/dev")" '$3 == mm {print " (mounted on " $5 ")"; exit}' /proc/self/mountinfo)
-			warn "cannot stop $nm: it is open$_st_w"
-			_st_rc=1
-			continue
-		fi
-		if _st_e=$(dmsetup remove "$nm" 2>&1); then
-			say "stopped $nm"
-		else
-			warn "cannot stop $nm: $_st_e"
-			_st_rc=1
-		fi
+		stop_one "$nm" || _st_rc=1
 	done
 	return "$_st_rc"
 }
@@ -50,6 +86,10 @@ usage: $PROG list
 One line per array: active arrays, and arrays whose labels are on this
 system's devices but that are not active.  Reads labels, writes nothing.
 Columns: NAME STATE MEMBERS SIZE CHUNK UUID
+MEMBERS of an inactive array: the members found (each counted once) of
+those it has; a member claimed by two devices (a cloned disk, an older
+label a replace left) gets a line on stderr saying what assemble does
+with it.
 STATE is the array state when active; inactive; or shadowed when a member's
 label is shadowed by another signature (a file system, swap, a partition
 table: the device was re-used), which assemble refuses; a line on stderr
@@ -59,7 +99,16 @@ labels record, and says what to do, or where that drive is now.
 EOF
 }
 cmd_list() {
-	case ${1:-} in -h | --help) help_list; exit 0 ;; '') ;; *) usage_die "list takes no arguments" ;; esac
+	_li_x=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_list; exit 0 ;;
+		--) shift; _li_x=${1:-$_li_x}; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _li_x=${_li_x:-$1}; shift ;;
+		esac
+	done
+	[ -z "$_li_x" ] || usage_die "list takes no arguments ('$_li_x')"
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
@@ -79,16 +128,28 @@ cmd_list() {
 		sort -t'|' -k"$LABEL_COL_UUID,$LABEL_COL_UUID" -u | while IFS= read -r _li_l; do
 		label_rec "$_li_l"
 		[ -n "$(active_name_of_uuid "$L_UUID")" ] && continue
-		have=$(label_awk -v u="$L_UUID" '$UUID == u {n++} END {print n + 0}' "$TMPD/labels")
+		# members found: distinct slots (a cloned disk or a label left by
+		# a replace claims a slot twice; retired labels and unfinished
+		# copies are no members), and whether a slot is claimed twice
+		have=$(label_awk -v u="$L_UUID" '$UUID == u && $STATE != "copying" && $STATE != "replaced" {
+			c[$INDEX]++ } END { for (k in c) { n++; if (c[k] > 1) d++ } print n + 0, d + 0 }' "$TMPD/labels")
+		dups=${have#* } have=${have% *}
 		st=inactive
 		has_shadowed "$L_UUID" && st=shadowed
 		printf '%-16s %-9s %7s %10s %9s %s\n' "$L_NAME" "$st" "$have/$L_COUNT" \
 			"$(human $((L_DATA * L_COUNT)))" "$(human "$L_CHUNK")" "$L_UUID"
 		[ "$st" = inactive ] || continue
-		[ "$have" -lt "$L_COUNT" ] || continue
-		_li_n=$L_NAME
-		check_set "$L_UUID" 2>/dev/null
-		[ $? = 4 ] && missing_members "$_li_n" "$L_UUID" ""
+		[ "$have" -lt "$L_COUNT" ] || [ "$dups" != 0 ] || continue
+		_li_n=$L_NAME _li_u=$L_UUID
+		check_set "$_li_u" 2>"$TMPD/why"
+		_li_c=$?
+		# a slot claimed twice: what assemble says of it (which label
+		# loses, or the refusal of a tie)
+		if [ "$dups" != 0 ]; then
+			while IFS= read -r _li_w; do warn "$_li_w"; done <"$TMPD/losers.$_li_u"
+			[ "$_li_c" = 3 ] && cat "$TMPD/why" >&2
+		fi
+		[ "$_li_c" = 4 ] && missing_members "$_li_n" "$_li_u" ""
 	done
 	while IFS= read -r _li_l; do
 		label_rec "$_li_l"
@@ -127,12 +188,23 @@ Exit: 0, 3 incomplete or inconsistent set, 4 not found.
 EOF
 }
 cmd_table() {
-	case ${1:-} in -h | --help) help_table; exit 0 ;; '') usage_die "table needs an array name" ;; esac
-	[ $# = 1 ] || usage_die "table takes one array name"
+	_tb_n='' _tb_k=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_table; exit 0 ;;
+		--) shift; for a in "$@"; do _tb_n=$a _tb_k=$((_tb_k + 1)); done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _tb_n=$1 _tb_k=$((_tb_k + 1)); shift ;;
+		esac
+	done
+	[ "$_tb_k" -le 1 ] || usage_die "table takes one array name"
+	[ -n "$_tb_n" ] || usage_die "table needs an array name"
+	set -- "$_tb_n"
 	if is_array "$1"; then
 		dmsetup table "$1"
 		return $?
 	fi
+	valid_name "$1" || usage_die "invalid array name '$1'"
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
@@ -155,25 +227,64 @@ cmd_table() {
 }
 
 # ---- clear -------------------------------------------------------------
+# clear_said NAME: after clear_errors, the array's state and each member
+# that is not ok, with why (the kernel keeps what is no error)
+clear_said() {
+	_cq_s=$(dm_sysdir "$1")/ssdstripe
+	_cq_snap=$(snapshot "$_cq_s" 2>/dev/null) || { say "$1: errors cleared"; return 0; }
+	say "$1: errors cleared, array ${_cq_snap%% *}"
+	_cq_i=0
+	for _cq_st in ${_cq_snap#* }; do
+		_cq_d=$(readlink -f "$_cq_s/members/$_cq_i/block" 2>/dev/null)
+		_cq_d=$(prettyname "${_cq_d##*/}")
+		case $_cq_st in
+		ok) ;;
+		slow) say "  member $_cq_i (${_cq_d:-gone}) stays slow: slowness is no error; it is ok again once its I/O is judged fast (an idle member keeps the verdict)" ;;
+		failed) say "  member $_cq_i (${_cq_d:-gone}) stays failed: its disk is gone" ;;
+		stalled) say "  member $_cq_i (${_cq_d:-gone}) is stalled: reads or writes wait on it, none completes" ;;
+		*) say "  member $_cq_i (${_cq_d:-gone}) is $_cq_st: a new error since the clear" ;;
+		esac
+		_cq_i=$((_cq_i + 1))
+	done
+}
 help_clear() {
 	cat <<EOF
 usage: $PROG clear NAME...
 
 Forget the I/O errors of every member of array NAME, like 'zpool clear':
 the kernel zeroes the error counters, and members that are erroring or
-failed (but whose disk is still there) are ok again; a slow member stays
-slow (slowness is no error).  Errors are kept until then on purpose: clear
-them once you have understood them (backup, SMART).
-Exit: 0 cleared, 1 failed, 2 usage, 4 no such array.
+failed (but whose disk is still there) lose their errors.  Each is then
+what its speed says: ok, or slow when its last speed verdict was slow -
+slowness is no error, and a member that failed was often slow too (its
+failing I/O took long).  An idle member keeps that verdict: it is ok again
+once its I/O is judged fast (a few hundred reads or writes).  clear says
+the array's state after it, and each member that is not ok with why.
+Errors are kept until then on purpose: clear them once you have
+understood them (backup, SMART).
+Exit: 0 cleared (whatever the state after), 1 failed, 2 usage, 4 no such
+array.
 EOF
 }
 cmd_clear() {
-	case ${1:-} in -h | --help) help_clear; exit 0 ;; '') usage_die "clear needs an array name" ;; esac
+	_cl_names=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) help_clear; exit 0 ;;
+		--) shift; for a in "$@"; do _cl_names="$_cl_names $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _cl_names="$_cl_names $1"; shift ;;
+		esac
+	done
+	[ -n "$_cl_names" ] || usage_die "clear needs an array name"
 	_cl_rc=0
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $_cl_names
+	set +f
 	for nm in "$@"; do
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
 		if dmsetup message "$nm" 0 clear_errors; then
-			say "$nm: errors cleared"
+			clear_said "$nm"
 		else
 			warn "$nm: clear_errors failed"
 			_cl_rc=1

@@ -422,7 +422,7 @@ mon_poll() {
 	for f in "$TMPD"/prev/*; do
 		[ -e "$f" ] || continue
 		nm=${f##*/}
-		echo "$now" | grep -qxF "$nm" && continue
+		echo "$now" | grep -qxF -e "$nm" && continue
 		rm -f "$f"
 		[ -f "$TMPD/watch/$nm" ] && watch_stop "$nm"
 		fire array-removed "$nm" '' '' '' '' '' '' ''
@@ -440,7 +440,7 @@ mon_poll() {
 }
 
 cmd_monitor() {
-	mon_exec='' textfile='' interval='' exec_timeout='' once='' config='' _mo_x=''
+	mon_exec='' textfile='' interval='' exec_timeout='' once='' config='' _mo_x='' _mo_a=''
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--exec) [ $# -ge 2 ] || usage_die "--exec needs a command"; mon_exec=$2 _mo_x=1; shift 2 ;;
@@ -450,9 +450,12 @@ cmd_monitor() {
 		--config) config=1; shift ;;
 		--once) once=1; shift ;;
 		-h | --help) help_monitor; exit 0 ;;
-		*) usage_die "unknown argument $1" ;;
+		--) shift; _mo_a=${1:-${_mo_a-}}; break ;;
+		-?*) usage_die "unknown option $1" ;;
+		*) _mo_a=${_mo_a:-$1}; shift ;;
 		esac
 	done
+	[ -z "${_mo_a-}" ] || usage_die "monitor takes options only, no '$_mo_a'"
 	if [ -n "$config" ]; then
 		[ -n "$_mo_x" ] || mon_exec=$(conf_value MONITOR_EXEC)
 		[ -n "$exec_timeout" ] || exec_timeout=$(conf_value MONITOR_EXEC_TIMEOUT)

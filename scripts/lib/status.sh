@@ -19,8 +19,11 @@ unknown, from smartctl or nvme-cli, kept SMART_CACHE s, default 60; a line
 says why for each drive that is not ok), and how an NVMe member is reached:
 its transport (pcie, or tcp, rdma, fc for a namespace another host
 exports), address and subsystem NQN (a line says when a fabric member's
-controller is not live: its storage host or the link is down).  The array state is its worst
-member's: optimal, slow, erroring, stalled or failed.
+controller is not live: its storage host or the link is down).  The array
+state is its worst member's: optimal, slow, erroring, stalled or failed;
+the array's line
+adds a drive that is critical or warns ("array fast: optimal, drive
+critical on member 1 (nvme1n1, serial S): replace it, ...").
 With no array active and none named it says "no active arrays" (--json:
 an empty list) and exits 0: nothing is unhealthy.  Name the arrays you
 expect to exist: a name that is not active exits 4.
@@ -49,23 +52,33 @@ cmd_status() {
 		case $1 in
 		--json) json=1; shift ;;
 		-h | --help) help_status; exit 0 ;;
-		-*) usage_die "unknown option $1" ;;
+		--) shift; for a in "$@"; do names="$names $a"; done; break ;;
+		-?*) usage_die "unknown option $1" ;;
 		*) names="$names $1"; shift ;;
 		esac
 	done
-	if [ -z "$names" ]; then
-		names=$(active_arrays)
-		if [ -z "$names" ]; then
+	# the operands as given: a * in one is no glob
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $names
+	set +f
+	if [ $# = 0 ]; then
+		set -f
+		# shellcheck disable=SC2046 # the active arrays' names
+		set -- $(active_arrays)
+		set +f
+		if [ $# = 0 ]; then
 			if [ -n "$json" ]; then printf '{"version":1,"arrays":[]}\n'; else say "no active arrays"; fi
 			return 0
 		fi
 	else
-		for nm in $names; do is_array "$nm" || die 4 "$nm is not an active ssdstripe array"; done
+		for nm in "$@"; do is_array "$nm" || die 4 "$nm is not an active ssdstripe array"; done
 	fi
 	_su_rc=0 _su_first=1
+	[ -n "$json" ] || tmpdir
 	[ -n "$json" ] || member_columns s
 	[ -n "$json" ] && printf '{"version":1,"arrays":['
-	for nm in $names; do
+	for nm in "$@"; do
 		s=$(dm_sysdir "$nm")/ssdstripe
 		if [ ! -d "$s" ]; then
 			warn "$nm has no sysfs statistics (not the first target of its table?)"
@@ -86,18 +99,28 @@ cmd_status() {
 			printf '{"name":%s,"uuid":%s,"state":%s,"member_count":%s,"chunk_sectors":%s,"size_sectors":%s,"replace":%s,"members":[' \
 				"$(json_str "$nm")" "$(if [ -n "$u" ]; then json_str "$u"; else echo null; fi)" \
 				"$(json_str "$astate")" "$n" "$chunk" "$size" "$(replace_json "$nm")"
+		fi
+		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES='' DRIVE_CRIT='' DRIVE_WARN=''
+		FABRIC_NOTES='' FABRIC_SAY=state
+		recorded_load "$s" "$u"
+		if [ -n "$json" ]; then
+			# shellcheck disable=SC2086 # the member states are words
+			members_out "$s" s "$json" ${snap#* }
+			printf ']}'
 		else
-			say "array $nm: $astate, $(plural "$n" member), chunk $(human "$chunk"), $(human "$size")${u:+, uuid $u}"
+			# the rows first: the header says what the drives say
+			# shellcheck disable=SC2086 # the member states are words
+			members_out "$s" s "" ${snap#* } >"$TMPD/rows"
+			# a drive's words end with "replace it": a ; after them
+			_su_dh=$(drive_head)
+			_su_dh=${_su_dh:+$_su_dh;}
+			say "array $nm: $astate${_su_dh:-,} $(plural "$n" member), chunk $(human "$chunk"), $(human "$size")${u:+, uuid $u}"
 			advice "$nm" "$astate"
 			replace_say "$nm"
 			member_row header
+			cat "$TMPD/rows"
 		fi
-		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES='' FABRIC_NOTES='' FABRIC_SAY=state
-		recorded_load "$s" "$u"
-		# shellcheck disable=SC2086 # the member states are words
-		members_out "$s" s "$json" ${snap#* }
 		FABRIC_SAY=''
-		[ -n "$json" ] && printf ']}'
 		[ -n "$json" ] || printf '%s' "$GONE_NOTES$FABRIC_NOTES$DRIVE_NOTES"
 		# a drive's own warning counts even while the I/O is fine
 		[ "$DRIVE_RC" -gt "$_su_rc" ] && _su_rc=$DRIVE_RC

@@ -42,7 +42,12 @@ cmd_wipe() {
 	tmpdir
 	_wi_rc=0 todo='' mms=''
 	find_blkid
-	for d in $args; do
+	# the operands as given: a * in one is no glob
+	set -f
+	# shellcheck disable=SC2086 # the operands
+	set -- $args
+	set +f
+	for d in "$@"; do
 		c=$(canon "$d") || { warn "$d: not a block device"; [ "$_wi_rc" -ge 4 ] || _wi_rc=4; continue; }
 		mm=$(majmin "$c")
 		case " $mms " in *" $mm "*) continue ;; esac
