@@ -336,6 +336,8 @@ mon_replace() {
 		_mr_now="$RI_MEMBER|${RI_FROM#/dev/}|${RI_TO#/dev/}|$RI_STATE|$_mr_q"
 		[ "$_mr_now" = "$_mr_p" ] && return 0
 		printf '%s\n' "$_mr_now" >"$_mr_f"
+		# this replace is told as it goes: not again from what it leaves
+		sed -n 's/^started=//p' "$REPLACE_RUN/$1" 2>/dev/null >"$_mr_f.seen"
 		_mr_u=$(array_uuid "$1")
 		FIRE_DETAIL="${RI_FROM#/dev/} onto ${RI_TO#/dev/}, ${RI_PERCENT:-0}% copied"
 		[ -z "$_mr_p" ] &&
@@ -349,17 +351,38 @@ mon_replace() {
 		FIRE_DETAIL=''
 		return 0 ;;
 	esac
-	[ -n "$_mr_p" ] || return 0
+	# how the last one ended, as the replace left it ($REPLACE_RUN/NAME.last)
+	_mr_st='' _mr_why='' _mr_k='' _mr_from='' _mr_to='' _mr_at=''
+	if [ -r "$REPLACE_RUN/$1.last" ]; then
+		while IFS='=' read -r _mr_key _mr_v; do
+			case $_mr_key in
+			state) _mr_st=$_mr_v ;;
+			why) _mr_why=$_mr_v ;;
+			member) _mr_k=$_mr_v ;;
+			from) _mr_from=${_mr_v#/dev/} ;;
+			to) _mr_to=${_mr_v#/dev/} ;;
+			started) _mr_at=$_mr_v ;;
+			esac
+		done <"$REPLACE_RUN/$1.last"
+	fi
+	if [ -z "$_mr_p" ]; then
+		_mr_seen=$(cat "$_mr_f.seen" 2>/dev/null)
+		[ -z "$_mr_at" ] || printf '%s\n' "$_mr_at" >"$_mr_f.seen"
+		# not seen in progress: one that began and ended between two
+		# looks (a source that fails at once stops within a second) is
+		# told now, from what it left; one from before this monitor
+		# started is not news
+		if [ -z "$_mr_at" ] || [ "$_mr_at" = "$_mr_seen" ] || [ -n "$first" ] || [ -z "$_mr_k" ]; then
+			return 0
+		fi
+		_mr_u=$(array_uuid "$1")
+		FIRE_DETAIL="$_mr_from onto $_mr_to (begun and ended between two looks)"
+		fire replace-started "$1" "$_mr_k" "$_mr_to" '' copying '' "$_mr_u" ''
+		_mr_p="$_mr_k|$_mr_from|$_mr_to|copying|0"
+	fi
 	rm -f "$_mr_f"
 	_mr_k=${_mr_p%%|*} _mr_to=${_mr_p#*|*|} _mr_to=${_mr_to%%|*}
 	_mr_u=$(array_uuid "$1")
-	# how it ended, as the replace left it ($REPLACE_RUN/NAME.last)
-	_mr_st='' _mr_why=''
-	if [ -r "$REPLACE_RUN/$1.last" ]; then
-		while IFS='=' read -r _mr_key _mr_v; do
-			case $_mr_key in state) _mr_st=$_mr_v ;; why) _mr_why=$_mr_v ;; esac
-		done <"$REPLACE_RUN/$1.last"
-	fi
 	rp_table "$1" || return 0
 	_mr_dev=$(mm_dev "$(rp_word "$RP_MM" "$_mr_k")")
 	if [ "${_mr_dev#/dev/}" = "$_mr_to" ]; then
