@@ -352,7 +352,7 @@ mon_replace() {
 		return 0 ;;
 	esac
 	# how the last one ended, as the replace left it ($REPLACE_RUN/NAME.last)
-	_mr_st='' _mr_why='' _mr_k='' _mr_from='' _mr_to='' _mr_at=''
+	_mr_st='' _mr_why='' _mr_k='' _mr_from='' _mr_to='' _mr_at='' _mr_u=''
 	if [ -r "$REPLACE_RUN/$1.last" ]; then
 		while IFS='=' read -r _mr_key _mr_v; do
 			case $_mr_key in
@@ -366,15 +366,16 @@ mon_replace() {
 		done <"$REPLACE_RUN/$1.last"
 	fi
 	if [ -z "$_mr_p" ]; then
-		_mr_seen=$(cat "$_mr_f.seen" 2>/dev/null)
-		[ -z "$_mr_at" ] || printf '%s\n' "$_mr_at" >"$_mr_f.seen"
 		# not seen in progress: one that began and ended between two
 		# looks (a source that fails at once stops within a second) is
-		# told now, from what it left; one from before this monitor
-		# started is not news
-		if [ -z "$_mr_at" ] || [ "$_mr_at" = "$_mr_seen" ] || [ -n "$first" ] || [ -z "$_mr_k" ]; then
-			return 0
-		fi
+		# told now, from what it left, once; one from before this
+		# monitor started is not news.  An idle array costs no process.
+		if [ -z "$_mr_at" ] || [ -z "$_mr_k" ]; then return 0; fi
+		_mr_seen=''
+		[ -r "$_mr_f.seen" ] && read -r _mr_seen <"$_mr_f.seen"
+		[ "$_mr_at" = "$_mr_seen" ] && return 0
+		printf '%s\n' "$_mr_at" >"$_mr_f.seen"
+		[ -z "$first" ] || return 0
 		_mr_u=$(array_uuid "$1")
 		FIRE_DETAIL="$_mr_from onto $_mr_to (begun and ended between two looks)"
 		fire replace-started "$1" "$_mr_k" "$_mr_to" '' copying '' "$_mr_u" ''
@@ -382,7 +383,7 @@ mon_replace() {
 	fi
 	rm -f "$_mr_f"
 	_mr_k=${_mr_p%%|*} _mr_to=${_mr_p#*|*|} _mr_to=${_mr_to%%|*}
-	_mr_u=$(array_uuid "$1")
+	[ -n "$_mr_u" ] || _mr_u=$(array_uuid "$1")
 	rp_table "$1" || return 0
 	_mr_dev=$(mm_dev "$(rp_word "$RP_MM" "$_mr_k")")
 	if [ "${_mr_dev#/dev/}" = "$_mr_to" ]; then
