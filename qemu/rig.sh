@@ -115,20 +115,25 @@ died_before_init() {
 # link of its own: a QEMU socket netdev that the storage guest listens on at
 # 127.0.0.1 and the test guest connects to.  Nothing else is addressed, on
 # the host or in the guests (198.18.K.0/24 inside, fabric-init.sh).  Each
-# storage guest has one vCPU: it only serves (under TCG an idle guest costs
-# little, a busy one a core).  run.sh --storage-hosts N starts a set for a
-# test run or an interactive guest (--shell).
+# storage guest has two vCPUs.  With one, its emulated NVMe drive (QEMU
+# 7.2, bookworm) now and then left a few of nvmet's writes without a
+# completion: the storage guest's driver timed them out after 30 s,
+# aborted them (to no effect) and reset the controller 30 s later, so
+# the test guest saw its NVMe/TCP I/O held for 61-62 s, a true stall of a
+# member and a false alarm of the rig (3 holds in 10 rounds of 10 s of
+# QD16 randrw, 2026-11-26; none in 20 rounds with two vCPUs).  An idle
+# vCPU costs little under TCG.  run.sh --storage-hosts N starts a set for
+# a test run or an interactive guest (--shell).
 # What the link costs: QEMU writes each Ethernet frame to that host TCP
-# connection as it comes, without TCP_NODELAY, so Nagle's algorithm holds
-# the small last frame of a reply until the peer's delayed ACK: a 4 KiB
-# read at queue depth 1 takes about 43 ms (tests/bench/run --fabric,
-# 2026-11-26); under load the frames stream and it costs far less.  The
-# socket netdev's UDP mode (udp=, localaddr=: no Nagle, 1 ms at queue
-# depth 1) was tried and dropped: the host's socket buffer overflowed
-# under fabric/002's ordinary load and lost frames, and TCP's
-# retransmission backoff in the guest held a member's I/O for 5 s, a
-# false stall.  The tests judge health against peers on the same kind of
-# link, so the delay moves them all alike.
+# connection as it comes, with Nagle's algorithm on, so the small last
+# frame of a reply would wait for the peer's delayed ACK: a 4 KiB read at
+# queue depth 1 took about 43 ms.  qemu/link-nodelay turns Nagle off on
+# both ends of every link once the test guest's QEMU has connected
+# (rig_link_nodelay).  The socket netdev's UDP mode (udp=, localaddr=)
+# was tried and dropped: the host's socket buffer overflowed under
+# fabric/002's ordinary load and lost frames, and TCP's retransmission
+# backoff in the guest held a member's I/O for 5 s.  The tests judge
+# health against peers on the same kind of link.
 rig_storage_dirs=() rig_storage_ports=() rig_storage_pids=()
 
 # rig_free_port: a TCP port on 127.0.0.1 that nothing listens on now
@@ -157,7 +162,7 @@ rig_storage_start() {
 		mapfile -t drives < <(nvme_drive_args "$dir" "${serials[@]}")
 		port=$(rig_free_port)
 		# shellcheck disable=SC2054 # commas belong to QEMU option values
-		q=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 1 -m "$mem"
+		q=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 2 -m "$mem"
 			-nographic -no-reboot -nic none -pidfile "$dir/qemu.pid"
 			-kernel "$kernel" -initrd "$initrd"
 			-append "console=ttyS0 panic_on_warn=1 oops=panic softlockup_panic=1 hung_task_panic=1 panic=-1 mitigations=off ssdmode=storage ssdstorage=$k ssddisks=$disks ssdlinks=1"
@@ -186,6 +191,15 @@ rig_storage_start() {
 			return 1
 		fi
 	done
+}
+
+# rig_link_nodelay: Nagle off on both ends of every link
+# (qemu/link-nodelay), in the background, before the test guest's QEMU
+# starts: it waits for the connections; a link it cannot set keeps Nagle
+# (slower, as before) and says so on stderr
+rig_link_nodelay() {
+	[ "${#rig_storage_ports[@]}" -gt 0 ] || return 0
+	"$(dirname "${BASH_SOURCE[0]}")/link-nodelay" "${rig_storage_ports[@]}" >&2 &
 }
 
 # rig_link_mac K END: the MAC of link K's NIC at END (01 the test guest, 02

@@ -269,7 +269,7 @@ qemu_cmd() {
 net_args=()
 if [ "$storage_hosts" -gt 0 ]; then
 	: "${storage_disk_size:=$disk_size}"
-	log "$storage_hosts storage guest(s), $storage_disks NVMe x $storage_disk_size each, ${storage_mem} MB, 1 vCPU"
+	log "$storage_hosts storage guest(s), $storage_disks NVMe x $storage_disk_size each, ${storage_mem} MB, 2 vCPUs"
 	trap 'rig_storage_stop >/dev/null 2>&1' EXIT
 	rig_storage_start "$work" "$storage_hosts" "$storage_disks" "$storage_disk_size" "$storage_mem" \
 		"$kroot/boot/vmlinuz-$abi" "$initrd" $((timeout + 120)) || die "storage guests did not start"
@@ -285,6 +285,7 @@ while :; do
 	qemu_cmd "$phase"
 	measure_server &
 	mpid=$!
+	rig_link_nodelay
 	if [ "$mode" = shell ]; then
 		"${qemu[@]}" | tee "$logfile"
 		rc=0
