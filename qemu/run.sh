@@ -43,7 +43,7 @@ cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 
 series=6.12 tests=all quick='' mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
 module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
-storage_hosts=0 storage_disks=1 storage_disk_size='' storage_mem=384
+storage_hosts=0 storage_disks=1 storage_disk_size='' storage_mem=512
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
