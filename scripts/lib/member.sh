@@ -50,11 +50,13 @@ write_zeroes_ios|sysfs|write_zeroes_ios:n|s|-|-|ssdstripe_member_write_zeroes_to
 read_sectors|sysfs|read_sectors:n|s|-|-|ssdstripe_member_read_bytes_total:counter:bytes|Bytes read from the member (read_sectors).
 write_sectors|sysfs|write_sectors:n|s|-|-|ssdstripe_member_written_bytes_total:counter:bytes|Bytes written to the member (write_sectors).
 discard_sectors|sysfs|discard_sectors:n|s|11:TRIMMED:%10s:human|-|ssdstripe_member_discarded_bytes_total:counter:bytes|Bytes discarded on the member (discard_sectors).
+write_zeroes_sectors|sysfs|write_zeroes_sectors:n|s|-|-|ssdstripe_member_zeroed_bytes_total:counter:bytes|Bytes zeroed on the member by write-zeroes requests (write_zeroes_sectors).
 errors|sysfs|errors:n|sd|8:ERRORS:%6s:num|7:ERRORS:%6s:num|ssdstripe_member_errors_total:counter:-|I/O errors of the member, every operation (errors); kept until cleared.
 read_errors|sysfs|read_errors:n|s|-|-|ssdstripe_member_read_errors_total:counter:-|Read errors of the member (read_errors).
 write_errors|sysfs|write_errors:n|s|-|-|ssdstripe_member_write_errors_total:counter:-|Write errors of the member (write_errors).
 flush_errors|sysfs|flush_errors:n|s|-|-|ssdstripe_member_flush_errors_total:counter:-|Flush errors of the member (flush_errors).
 discard_errors|sysfs|discard_errors:n|s|-|-|ssdstripe_member_discard_errors_total:counter:-|Discard errors of the member (discard_errors).
+write_zeroes_errors|sysfs|write_zeroes_errors:n|s|-|-|ssdstripe_member_write_zeroes_errors_total:counter:-|Write-zeroes errors of the member (write_zeroes_errors).
 retries|sysfs|retries:n|sd|-|8:RETRIES:%7s:num|ssdstripe_member_retries_total:counter:-|Requests the member completed as retry or would-block, not counted as errors (retries).
 inflight|sysfs|inflight:n|s|-|-|ssdstripe_member_inflight:gauge:-|Requests in flight on the member.
 latency_us|sysfs|latency_us:n|sd|9:LAT_US:%8s:num|9:LAT_US:%8s:num|ssdstripe_member_latency_seconds:gauge:seconds|Recent mean completion latency of the member.
