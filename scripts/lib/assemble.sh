@@ -561,13 +561,14 @@ assemble_found() {
 # (yes or no: whether boot assembles the arrays nothing lists)
 boot_selection() {
 	_bs_sel='' BOOT_TIMEOUT='' CMDLINE_NONE='' CONF_ARRAYS='' CONF_AUTO=''
+	# its problems said, with their lines, and boot goes on
+	conf_warn_once
 	if [ -r "$CONF" ]; then
 		# one awk for every key; a # starts a comment anywhere on a line
 		_bs_out=$(awk '{sub(/#.*/, "")}
 			$1 == "BOOT" {$1 = ""; sub(/^ /, ""); s = s (s ? " " : "") $0}
 			$1 == "TIMEOUT" {t = $2}
 			$1 == "ARRAY" && NF >= 2 {a = a (a ? " " : "") $2}
-			$1 == "ARRAY" && NF > 2 {print "W=" NR}
 			$1 == "AUTO" {u = $2 " " NR}
 			END {print "B=" s; print "T=" t; print "A=" a; print "U=" u}' "$CONF")
 		while IFS= read -r _bs_l; do
@@ -576,7 +577,6 @@ boot_selection() {
 			T=*) BOOT_TIMEOUT=${_bs_l#T=} ;;
 			A=*) CONF_ARRAYS=${_bs_l#A=} ;;
 			U=*) CONF_AUTO=${_bs_l#U=} ;;
-			W=*) warn "$CONF line ${_bs_l#W=}: one array per ARRAY line: the words after the first are ignored" ;;
 			esac
 		done <<EOF
 $_bs_out
@@ -584,7 +584,7 @@ EOF
 	fi
 	case $CONF_AUTO in
 	'' | 'yes '* | 'no '*) CONF_AUTO=${CONF_AUTO%% *} ;;
-	*) warn "$CONF line ${CONF_AUTO##* }: AUTO is yes or no, not '${CONF_AUTO% *}': using yes"; CONF_AUTO=yes ;;
+	*) CONF_AUTO=yes ;;	# conf_warn_once said so
 	esac
 	[ -n "$CONF_AUTO" ] || CONF_AUTO=yes
 	# shellcheck disable=SC2013 # the command line is one line of words

@@ -7,6 +7,7 @@
 help_detail() {
 	cat <<EOF
 usage: $PROG detail NAME [--json]
+       $PROG detail --scan
 
 One active array's whole picture, as 'mdadm --detail': name, uuid, creation
 time (ISO 8601 UTC, from the members' labels; - for a raw dmsetup array),
@@ -24,6 +25,8 @@ replace it; or where it is now), for each fabric member whose controller
 is not live or whose I/O would wait for ctrl_loss_tmo (fast_io_fail_tmo
 off), and for each drive that is not ok.
 --json prints the same as one object.  Reads only.
+--scan prints an ARRAY line for every active array, for the configuration
+file, as 'mdadm --detail --scan' does ($PROG config --scan is the same).
 Exit: 0 (whatever the state: status exits by state), 2 usage, 4 no such
 array.
 EOF
@@ -51,10 +54,11 @@ table_features() {
 }
 
 cmd_detail() {
-	json='' nm=''
+	json='' nm='' _de_scan=''
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--json) json=1; shift ;;
+		--scan) _de_scan=1; shift ;;
 		-h | --help) help_detail; exit 0 ;;
 		--)
 			shift
@@ -64,6 +68,11 @@ cmd_detail() {
 		*) [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$1; shift ;;
 		esac
 	done
+	if [ -n "$_de_scan" ]; then
+		[ -z "$nm$json" ] || usage_die "--scan goes alone: it prints an ARRAY line for every active array"
+		conf_scan
+		return 0
+	fi
 	[ -n "$nm" ] || usage_die "detail needs an array name"
 	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
 	s=$(dm_sysdir "$nm")/ssdstripe

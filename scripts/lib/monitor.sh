@@ -45,14 +45,6 @@ MON_INTERVAL=10
 MON_EXEC_TIMEOUT=60
 HOOK_KILL_GRACE=5
 
-# conf_value KEY: the value of the last "KEY value..." line of the
-# configuration file (the rest of the line, words and all)
-conf_value() {
-	[ -r "$CONF" ] || return 0
-	awk -v k="$1" '$1 == k { sub(/^[[:space:]]*[^[:space:]]+[[:space:]]*/, ""); v = $0 }
-		END { printf "%s", v }' "$CONF"
-}
-
 # now_s: NOW = seconds since boot (monotonic: a clock change moves no
 # timeout), without a fork
 now_s() {
@@ -481,6 +473,8 @@ cmd_monitor() {
 	done
 	[ -z "${_mo_a-}" ] || usage_die "monitor takes options only, no '$_mo_a'"
 	if [ -n "$config" ]; then
+		conf_warn_once
+		[ "$CONF_BAD" = 0 ] || die 2 "$CONF: $(plural "$CONF_BAD" problem) (above): fix the lines, then start the monitor again ($PROG config checks the file)"
 		[ -n "$_mo_x" ] || mon_exec=$(conf_value MONITOR_EXEC)
 		[ -n "$exec_timeout" ] || exec_timeout=$(conf_value MONITOR_EXEC_TIMEOUT)
 		[ -n "$textfile" ] || textfile=$(conf_value MONITOR_TEXTFILE)

@@ -263,6 +263,7 @@ smart_record() {
 smart_config() {
 	[ -z "${_sm_configured:-}" ] || return 0
 	_sm_configured=1
+	command -v conf_warn_once >/dev/null 2>&1 && conf_warn_once
 	for _sm_k in CACHE:60 WEAR_WARN:90 SPARE_MARGIN:10; do
 		_sm_n=${_sm_k%%:*}
 		eval "_sm_v=\${SSDSTRIPE_SMART_$_sm_n:-}"
