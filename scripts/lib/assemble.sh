@@ -384,6 +384,7 @@ activate() {
 	_a_list=''
 	for _a_d in $ORDERED; do _a_list="$_a_list ${_a_d#/dev/}"; done
 	say "assembled $_a_name from$_a_list ($(human "$_a_size"))"
+	history_add assembled "$_a_name" "$1" "" "" "from$_a_list (${HIST_CMD:-})"
 	return 0
 }
 
@@ -775,6 +776,8 @@ cmd_assemble() {
 	fi
 	if [ -n "$boot" ]; then
 		if [ $# != 0 ]; then usage_die "--boot takes no names or devices"; fi
+		# the initramfs: its /var/log is gone after the switch to the root
+		HIST_PENDING_ONLY=1
 		boot_selection
 		sel=$BOOT_SEL
 		[ -n "$timeout" ] || timeout=$BOOT_TIMEOUT

@@ -349,6 +349,7 @@ cmd_create() {
 		i=$((i + 1))
 	done
 	say "created array $name: $(plural "$n" member), chunk $(human "$chunk_s"), $(human $((data * n))) (uuid $uuid)"
+	history_add created "$name" "$uuid" "" "" "$(plural "$n" member), chunk $(human "$chunk_s"), $(human $((data * n))):$(for d in $devs; do printf ' %s' "${d#/dev/}"; done) (${HIST_CMD:-})"
 	# read the labels back, exactly as a later assemble will
 	# shellcheck disable=SC2086
 	assemble_set "" 0 $devs || die 1 "created the labels, but could not activate $name"

@@ -38,6 +38,7 @@ stop_one() {
 	fi
 	if _st_e=$(dmsetup remove "$1" 2>&1); then
 		say "stopped $1"
+		history_add stopped "$1" "${_st_u#"$DM_UUID_PREFIX"}" "" "" "(${HIST_CMD:-})"
 	else
 		warn "cannot stop $1: $_st_e"
 		return 1
@@ -285,6 +286,7 @@ cmd_clear() {
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
 		if dmsetup message "$nm" 0 clear_errors; then
 			clear_said "$nm"
+			history_add cleared "$nm" "$(hist_uuid "$nm")" "" "" "error counters cleared (${HIST_CMD:-})"
 		else
 			warn "$nm: clear_errors failed"
 			_cl_rc=1

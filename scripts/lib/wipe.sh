@@ -83,8 +83,10 @@ cmd_wipe() {
 	done
 	[ "$_wi_rc" = 0 ] || die "$_wi_rc" "wipe refused; nothing was written"
 	for c in $todo; do
+		_wi_n='' _wi_u='' _wi_i=''
 		if read_label "$c"; then
 			_wi_what="member $L_INDEX of array $L_NAME, uuid $L_UUID"
+			_wi_n=$L_NAME _wi_u=$L_UUID _wi_i=$L_INDEX
 		else
 			_wi_what=${L_ERR:-damaged label}
 		fi
@@ -94,6 +96,7 @@ cmd_wipe() {
 		command -v blockdev >/dev/null 2>&1 && blockdev --flushbufs "$c" 2>/dev/null
 		[ -z "$(label_text "$c")" ] || die 1 "$c: the label block is not zero after wiping it"
 		say "wiped the ssdstripe label of $c ($_wi_what)${_wi_other:+; $_wi_other left alone}"
+		history_add wiped "$_wi_n" "$_wi_u" "$_wi_i" "" "the label of ${c#/dev/} ($_wi_what) (${HIST_CMD:-})"
 	done
 	return 0
 }
