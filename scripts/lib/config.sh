@@ -121,20 +121,28 @@ conf_problems() {
 	}' "$1"
 }
 
-# conf_warn_once: the problems of $CONF said once (on stderr, with the
-# file and line), for every command that reads it; CONF_BAD is their count
-conf_warn_once() {
-	[ -z "${_cf_done:-}" ] || return 0
-	_cf_done=1 CONF_BAD=0
-	[ -r "$CONF" ] || return 0
-	_cf_out=$(conf_problems "$CONF") || return 0
+# conf_say FILE: each problem of configuration FILE said on stderr, with
+# the file and its line; CONF_BAD is their count; false when FILE cannot
+# be checked
+conf_say() {
+	CONF_BAD=0
+	_cf_out=$(conf_problems "$1") || return 1
 	[ -n "$_cf_out" ] || return 0
 	while IFS= read -r _cf_l; do
-		warn "$CONF $_cf_l"
+		warn "$1 $_cf_l"
 		CONF_BAD=$((CONF_BAD + 1))
 	done <<EOF
 $_cf_out
 EOF
+}
+
+# conf_warn_once: the problems of $CONF said once, for every command that
+# reads it (CONF_BAD their count)
+conf_warn_once() {
+	[ -z "${_cf_done:-}" ] || return 0
+	_cf_done=1 CONF_BAD=0
+	[ -r "$CONF" ] || return 0
+	conf_say "$CONF" || CONF_BAD=0
 }
 
 # conf_scan: an ARRAY line for each active array made by this tool (its
@@ -201,18 +209,11 @@ cmd_config() {
 	fi
 	[ -e "$_cf_file" ] || die 4 "$_cf_file does not exist"
 	[ -r "$_cf_file" ] || die 1 "cannot read $_cf_file"
-	_cf_out=$(conf_problems "$_cf_file") || die 1 "cannot check $_cf_file"
-	if [ -z "$_cf_out" ]; then
+	conf_say "$_cf_file" || die 1 "cannot check $_cf_file"
+	if [ "$CONF_BAD" = 0 ]; then
 		say "$_cf_file: no problem"
 		return 0
 	fi
-	_cf_n=0
-	while IFS= read -r _cf_l; do
-		warn "$_cf_file $_cf_l"
-		_cf_n=$((_cf_n + 1))
-	done <<EOF
-$_cf_out
-EOF
-	say "$_cf_file: $(plural "$_cf_n" problem) (above): fix the lines (ssdstripe.conf(5))"
+	say "$_cf_file: $(plural "$CONF_BAD" problem) (above): fix the lines (ssdstripe.conf(5))"
 	return 1
 }
