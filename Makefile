@@ -184,7 +184,7 @@ install-tools: man
 	install -d $(DESTDIR)$(UNITDIR)
 	# the units name the guides where DOCDIR puts them
 	for u in ssdstripe-assemble.service ssdstripe-assemble-fabric.service \
-			ssdstripe-monitor.service; do \
+			ssdstripe-monitor.service ssdstripe-scrub.service ssdstripe-scrub.timer; do \
 		sed 's|file:/usr/share/doc/dm-ssdstripe/|file:$(DOCDIR)/|' scripts/systemd/$$u \
 			>$(DESTDIR)$(UNITDIR)/$$u.tmp && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
@@ -233,6 +233,8 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/ssdstripe-assemble-fabric.service \
 		$(DESTDIR)$(UDEVRULESDIR)/56-ssdstripe.rules \
 		$(DESTDIR)$(UNITDIR)/ssdstripe-monitor.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-scrub.service \
+		$(DESTDIR)$(UNITDIR)/ssdstripe-scrub.timer \
 		$(DESTDIR)$(UDEVRULESDIR)/64-ssdstripe-incremental.rules
 	rm -rf $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(TOOLLIBDIR)
 	# the configuration goes only if nobody changed it

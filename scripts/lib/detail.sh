@@ -130,13 +130,14 @@ cmd_detail() {
 		_de_first=''
 	done
 	if [ -n "$json" ]; then
-		printf '},"replace":%s,"members":[' "$(replace_json "$nm")"
+		printf '},"replace":%s,"scrub":%s,"members":[' "$(replace_json "$nm")" "$(scrub_json "$nm")"
 		# shellcheck disable=SC2086 # the member states are words
 		members_out "$s" d "$json" ${snap#* }
 		printf ']}\n'
 	else
 		advice "$nm" "$astate"
 		replace_say "$nm"
+		scrub_say "$nm"
 		member_row header
 		cat "$TMPD/rows"
 	fi

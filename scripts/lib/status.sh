@@ -96,9 +96,9 @@ cmd_status() {
 		if [ -n "$json" ]; then
 			[ -n "$_su_first" ] || printf ','
 			_su_first=''
-			printf '{"name":%s,"uuid":%s,"state":%s,"member_count":%s,"chunk_sectors":%s,"size_sectors":%s,"replace":%s,"members":[' \
+			printf '{"name":%s,"uuid":%s,"state":%s,"member_count":%s,"chunk_sectors":%s,"size_sectors":%s,"replace":%s,"scrub":%s,"members":[' \
 				"$(json_str "$nm")" "$(if [ -n "$u" ]; then json_str "$u"; else echo null; fi)" \
-				"$(json_str "$astate")" "$n" "$chunk" "$size" "$(replace_json "$nm")"
+				"$(json_str "$astate")" "$n" "$chunk" "$size" "$(replace_json "$nm")" "$(scrub_json "$nm")"
 		fi
 		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES='' DRIVE_CRIT='' DRIVE_WARN=''
 		FABRIC_NOTES='' FABRIC_SAY=state
@@ -117,6 +117,7 @@ cmd_status() {
 			say "array $nm: $astate${_su_dh:-,} $(plural "$n" member), chunk $(human "$chunk"), $(human "$size")${u:+, uuid $u}"
 			advice "$nm" "$astate"
 			replace_say "$nm"
+			scrub_say "$nm"
 			member_row header
 			cat "$TMPD/rows"
 		fi
