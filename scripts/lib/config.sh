@@ -16,12 +16,22 @@ MONITOR_EXEC:text MONITOR_EXEC_TIMEOUT:seconds:60 MONITOR_TEXTFILE:path
 MONITOR_INTERVAL:seconds:10 SMART_CACHE:count:60 SMART_WEAR_WARN:count:90
 SMART_SPARE_MARGIN:count:10'
 
+# conf_kind KEY: CONF_KIND = KEY's kind in CONF_KEYS (empty: no keyword)
+conf_kind() {
+	CONF_KIND=''
+	for _ck in $CONF_KEYS; do
+		case $_ck in "$1":*) _ck=${_ck#*:}; CONF_KIND=${_ck%%:*}; return 0 ;; esac
+	done
+}
+
 # conf_value KEY: the value of the last "KEY value..." line of the
 # configuration file: the rest of the line, words and all, without its
 # comment (a # after a blank) unless KEY's value is text
 conf_value() {
 	[ -r "$CONF" ] || return 0
-	case " $CONF_KEYS " in *" $1:text"*) _cv_t=1 ;; *) _cv_t=0 ;; esac
+	conf_kind "$1"
+	_cv_t=0
+	[ "$CONF_KIND" = text ] && _cv_t=1
 	awk -v k="$1" -v text="$_cv_t" '$1 == k {
 		sub(/^[[:space:]]*[^[:space:]]+[[:space:]]*/, "")
 		if (!text) { sub(/(^|[[:space:]])#.*/, ""); sub(/[[:space:]]+$/, "") }
