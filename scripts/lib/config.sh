@@ -159,11 +159,12 @@ conf_warn_once() {
 # uuid, its name in a comment), to add to the configuration file
 conf_scan() {
 	for _cs_a in $(active_arrays); do
-		_cs_u=$(dm_uuid "$_cs_a")
-		case $_cs_u in
-		"$DM_UUID_PREFIX"?*) printf 'ARRAY uuid=%s  # %s\n' "${_cs_u#"$DM_UUID_PREFIX"}" "$_cs_a" ;;
-		*) warn "$_cs_a has no labels (made with dmsetup, not ssdstripe create): no ARRAY line, nothing assembles it at boot" ;;
-		esac
+		_cs_u=$(array_uuid "$_cs_a")
+		if [ -n "$_cs_u" ]; then
+			printf 'ARRAY uuid=%s  # %s\n' "$_cs_u" "$_cs_a"
+		else
+			warn "$_cs_a has no labels (made with dmsetup, not ssdstripe create): no ARRAY line, nothing assembles it at boot"
+		fi
 	done
 }
 

@@ -20,6 +20,12 @@ active_arrays() {
 	dmsetup ls --target ssdstripe 2>/dev/null | awk '$1 != "No" {print $1}'
 }
 dm_uuid() { dmsetup info -c --noheadings -o uuid "$1" 2>/dev/null; }
+# array_uuid NAME: the UUID of the array's label (from its dm UUID), or
+# nothing for a raw dmsetup array
+array_uuid() {
+	_au=$(dm_uuid "$1")
+	case $_au in "$DM_UUID_PREFIX"*) echo "${_au#"$DM_UUID_PREFIX"}" ;; esac
+}
 # name of the active device carrying array UUID, if any
 active_name_of_uuid() {
 	dmsetup info -c --noheadings -o name,uuid --separator ' ' 2>/dev/null |

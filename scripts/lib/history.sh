@@ -78,13 +78,6 @@ history_rotate() {
 	mv -f "$1" "$1.1"
 }
 
-# hist_uuid NAME: the array uuid of active array NAME (its dm uuid
-# without the prefix; empty for a dmsetup array)
-hist_uuid() {
-	_hu=$(dm_uuid "$1")
-	case $_hu in "$DM_UUID_PREFIX"?*) printf '%s' "${_hu#"$DM_UUID_PREFIX"}" ;; esac
-}
-
 # ---- history -----------------------------------------------------------
 help_history() {
 	cat <<EOF

@@ -188,29 +188,32 @@ iostat_report() {
 	mv "$2.next" "$2"
 }
 
+# iostat_word WORD: one operand of iostat: a whole number that names no
+# active array is INTERVAL, then COUNT; else an array name (_io_int,
+# _io_cnt, _io_names)
+iostat_word() {
+	case $1 in
+	'' | *[!0-9]*) ;;
+	*)
+		if [ -n "$_io_int$_io_cnt" ] || ! is_array "$1"; then
+			if [ -z "$_io_int" ]; then
+				[ "$1" -gt 0 ] || usage_die "INTERVAL is a whole number of seconds, 1 or more, not '$1'"
+				_io_int=$1
+			elif [ -z "$_io_cnt" ]; then
+				[ "$1" -gt 0 ] || usage_die "COUNT is a whole number, 1 or more, not '$1'"
+				_io_cnt=$1
+			else
+				usage_die "'$1': INTERVAL and COUNT are given already"
+			fi
+			return 0
+		fi ;;
+	esac
+	[ -z "$_io_int" ] || usage_die "'$1': array names come before INTERVAL and COUNT"
+	_io_names="$_io_names $1"
+}
+
 cmd_iostat() {
 	_io_mode=text _io_names='' _io_int='' _io_cnt=''
-	# a whole number that names no active array is INTERVAL, then COUNT
-	_io_word() {
-		case $1 in
-		'' | *[!0-9]*) ;;
-		*)
-			if [ -n "$_io_int$_io_cnt" ] || ! is_array "$1"; then
-				if [ -z "$_io_int" ]; then
-					[ "$1" -gt 0 ] || usage_die "INTERVAL is a whole number of seconds, 1 or more, not '$1'"
-					_io_int=$1
-				elif [ -z "$_io_cnt" ]; then
-					[ "$1" -gt 0 ] || usage_die "COUNT is a whole number, 1 or more, not '$1'"
-					_io_cnt=$1
-				else
-					usage_die "'$1': INTERVAL and COUNT are given already"
-				fi
-				return 0
-			fi ;;
-		esac
-		[ -z "$_io_int" ] || usage_die "'$1': array names come before INTERVAL and COUNT"
-		_io_names="$_io_names $1"
-	}
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-w | --histogram) [ "$_io_mode" = json ] && usage_die "-w or --json, not both"; _io_mode=hist; shift ;;
@@ -218,10 +221,10 @@ cmd_iostat() {
 		-h | --help) help_iostat; exit 0 ;;
 		--)
 			shift
-			for _io_a in "$@"; do _io_word "$_io_a"; done
+			for _io_a in "$@"; do iostat_word "$_io_a"; done
 			break ;;
 		-?*) usage_die "unknown option $1" ;;
-		*) _io_word "$1"; shift ;;
+		*) iostat_word "$1"; shift ;;
 		esac
 	done
 	tmpdir

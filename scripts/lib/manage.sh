@@ -286,7 +286,7 @@ cmd_clear() {
 		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
 		if dmsetup message "$nm" 0 clear_errors; then
 			clear_said "$nm"
-			history_add cleared "$nm" "$(hist_uuid "$nm")" "" "" "error counters cleared (${HIST_CMD:-})"
+			history_add cleared "$nm" "$(array_uuid "$nm")" "" "" "error counters cleared (${HIST_CMD:-})"
 		else
 			warn "$nm: clear_errors failed"
 			_cl_rc=1

@@ -222,13 +222,6 @@ mon_exit() {
 	exit "$1"
 }
 
-# array_uuid NAME: the UUID of the array's label (from its dm UUID), or
-# nothing for a raw dmsetup array
-array_uuid() {
-	_au=$(dm_uuid "$1")
-	case $_au in "$DM_UUID_PREFIX"*) echo "${_au#"$DM_UUID_PREFIX"}" ;; esac
-}
-
 # Every metric: name, type, help.  node_exporter's conventions: base units
 # (bytes, seconds), counters end in _total, a state is one series per
 # possible value, identity is an _info metric of value 1.  Every sample is

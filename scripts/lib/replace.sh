@@ -609,7 +609,7 @@ rp_begin() {
 	mknode "$mir" >/dev/null 2>&1
 	rp_state "$nm" "member=$k" "from=$old" "to=$new" state=copying "started=$(date +%s)" percent=0
 	say "replacing member $k of $nm: copying $old onto $new ($(human "$R_DATA"))"
-	history_add replace-started "$nm" "$(hist_uuid "$nm")" "$k" "" "copying ${old#/dev/} onto ${new#/dev/} (${HIST_CMD:-})"
+	history_add replace-started "$nm" "$(array_uuid "$nm")" "$k" "" "copying ${old#/dev/} onto ${new#/dev/} (${HIST_CMD:-})"
 }
 
 # rp_find NAME WHY: nm, uuid and mir (the copy's device) of array NAME's
@@ -838,7 +838,7 @@ replace_switch() {
 		[ -n "$RD_FILES" ] && say "files in them: $RD_FILES"
 	fi
 	say "member $k of $nm is now $new (was $old); $old is free: '$PROG wipe $old' erases its retired label"
-	history_add replaced "$nm" "$(hist_uuid "$nm")" "$k" "" "now ${new#/dev/}, was ${old#/dev/}${RS_LOST:+; lost (zeroed) array sectors $RD_ALIST} (${HIST_CMD:-})"
+	history_add replaced "$nm" "$(array_uuid "$nm")" "$k" "" "now ${new#/dev/}, was ${old#/dev/}${RS_LOST:+; lost (zeroed) array sectors $RD_ALIST} (${HIST_CMD:-})"
 }
 
 # rp_suspend: suspend the array.  A write a leg of the copy fails meanwhile
@@ -1031,7 +1031,7 @@ replace_abort() {
 	[ -n "$R_DATA" ] || die 1 "cannot read $old's label"
 	rp_retreat
 	say "replace of member $k of $nm stopped: the array runs on $old as before; $new was given nothing to keep"
-	history_add replace-stopped "$nm" "$(hist_uuid "$nm")" "$k" "" "back on ${old#/dev/}; ${new#/dev/} given nothing (${HIST_CMD:-})"
+	history_add replace-stopped "$nm" "$(array_uuid "$nm")" "$k" "" "back on ${old#/dev/}; ${new#/dev/} given nothing (${HIST_CMD:-})"
 }
 # rp_devs DEV: the members' devices by index (from RP_MM), DEV for member
 # k (whatever the table holds there: the copy's mirror, during a replace)

@@ -72,6 +72,15 @@ scrub_now() {
 	SC_NOW=${SC_NOW%.*}${SC_NOW#*.}
 }
 
+# scrub_stopped: scrub_run's end on Ctrl-C or --stop: where it stopped
+# kept in the state, said, and in the history
+scrub_stopped() {
+	_sp=$((_sr_done * 100 / _sr_total))
+	scrub_state state=stopped "pct=$_sp" "bad=$_sr_bad" "rate=$_sr_rate" "end=$(date +%s)"
+	say "scrub of $nm stopped at $_sp%"
+	history_add scrub-stopped "$nm" "$(array_uuid "$nm")" "" "" "at $_sp%, $(plural "$_sr_bad" "unreadable range") found"
+}
+
 # scrub_run NAME RATE: read every member's data region; the ranges that
 # cannot be read are said and kept in $SCRUB_RUN/NAME.bad
 scrub_run() {
@@ -81,9 +90,9 @@ scrub_run() {
 	: >"$SCRUB_RUN/$nm.bad"
 	scrub_now
 	_sr_t0=$SC_NOW _sr_said=0
-	trap 'scrub_state state=stopped "pct=$((_sr_done * 100 / _sr_total))" "bad=$_sr_bad" "rate=$_sr_rate" "end=$(date +%s)"; say "scrub of $nm stopped at $((_sr_done * 100 / _sr_total))%"; history_add scrub-stopped "$nm" "$(hist_uuid "$nm")" "" "" "at $((_sr_done * 100 / _sr_total))%, $(plural "$_sr_bad" "unreadable range") found"; exit 130' INT TERM
+	trap 'scrub_stopped; exit 130' INT TERM
 	scrub_state state=running pct=0 bad=0 "rate=$_sr_rate"
-	history_add scrub-started "$nm" "$(hist_uuid "$nm")" "" "" "every member's data region, up to $_sr_rate MB/s (${HIST_CMD:-})"
+	history_add scrub-started "$nm" "$(array_uuid "$nm")" "" "" "every member's data region, up to $_sr_rate MB/s (${HIST_CMD:-})"
 	_sr_k=0
 	for _sr_mm in $RP_MM; do
 		_sr_dev=$(mm_dev "$_sr_mm") || die 1 "member $_sr_k of $nm ($_sr_mm) has no device node"
@@ -126,13 +135,13 @@ scrub_run() {
 	scrub_state state=finished pct=100 "bad=$_sr_bad" "rate=$_sr_rate" "end=$(date +%s)"
 	if [ "$_sr_bad" = 0 ]; then
 		say "scrub of $nm finished: every member's data region read without error"
-		history_add scrub-finished "$nm" "$(hist_uuid "$nm")" "" "" "no unreadable sector"
+		history_add scrub-finished "$nm" "$(array_uuid "$nm")" "" "" "no unreadable sector"
 		return 0
 	fi
 	_sr_files=$(rp_files "/dev/mapper/$nm" "$(awk '{for (i = 4; i <= NF; i++) print $i}' "$SCRUB_RUN/$nm.bad")" | tr '\n' ' ')
 	say "scrub of $nm finished: $(plural "$_sr_bad" "unreadable range") (listed above and in $SCRUB_RUN/$nm.bad): the data there is lost${_sr_files:+; files in them: $_sr_files}"
 	say "restore what they hold from backup; a drive with unreadable sectors is failing: '$PROG replace --ignore-read-errors $nm OLD NEW' moves the array off it"
-	history_add scrub-finished "$nm" "$(hist_uuid "$nm")" "" "" "$(plural "$_sr_bad" "unreadable range"): $(awk '{printf "%smember %s data sectors %s (array %s)", (NR > 1 ? "; " : ""), $1, $3, $4}' "$SCRUB_RUN/$nm.bad")"
+	history_add scrub-finished "$nm" "$(array_uuid "$nm")" "" "" "$(plural "$_sr_bad" "unreadable range"): $(awk '{printf "%smember %s data sectors %s (array %s)", (NR > 1 ? "; " : ""), $1, $3, $4}' "$SCRUB_RUN/$nm.bad")"
 	return 1
 }
 
@@ -208,7 +217,7 @@ cmd_scrub() {
 		if scrub_info "$_sc_n" && [ "$SI_STATE" = running ]; then
 			die 3 "a scrub of $_sc_n runs already (pid $SI_PID): '$PROG status $_sc_n' shows it, '$PROG scrub --stop $_sc_n' stops it"
 		fi
-		_sc_u=$(hist_uuid "$_sc_n")
+		_sc_u=$(array_uuid "$_sc_n")
 		if [ -n "$_sc_u" ] && [ -n "$(rp_mirror_of "$_sc_u")" ]; then
 			die 3 "a replace of a member of $_sc_n runs: scrub it when the replace has ended"
 		fi
