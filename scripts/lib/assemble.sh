@@ -735,24 +735,20 @@ incremental_result() {
 	printf 'SSDSTRIPE_ASSEMBLE_RESULT=%s\n' "$1" >&3
 }
 
+opt_assemble() {
+	case $1 in
+	--scan) scan=1 ;;
+	--boot) boot=1 ;;
+	--boot-late) late=1 ;;
+	--incremental) incr=1 ;;
+	--export) export=1 ;;
+	--timeout) timeout=$2 ;;
+	'') _ca_ops="$_ca_ops $2" ;;
+	esac
+}
 cmd_assemble() {
 	scan='' boot='' late='' incr='' export='' timeout='' _ca_ops=''
-	# options anywhere on the line (as create's), -- ends them
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--scan | -s) scan=1; shift ;;
-		--boot) boot=1; shift ;;
-		--boot-late) late=1; shift ;;
-		--incremental) incr=1; shift ;;
-		--export) export=1; shift ;;
-		--timeout) [ $# -ge 2 ] || usage_die "--timeout needs a value"; timeout=$2; shift 2 ;;
-		--timeout=*) timeout=${1#*=}; shift ;;
-		-h | --help) help_assemble; exit 0 ;;
-		--) shift; for a in "$@"; do _ca_ops="$_ca_ops $a"; done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _ca_ops="$_ca_ops $1"; shift ;;
-		esac
-	done
+	opts opt_assemble '--scan|-s --boot --boot-late --incremental --export --timeout=' "$@"
 	set -f
 	# shellcheck disable=SC2086 # the operands: names and device paths
 	set -- $_ca_ops

@@ -35,6 +35,58 @@ usage_lines() {
 		END { if (u != "") print u }'
 }
 
+# ---- options -----------------------------------------------------------
+# opts HANDLER SPEC ARG...: a command's line, parsed the one way every
+# command takes it: options anywhere, -- ends them, - alone is an operand.
+# SPEC lists the options as words: --name= takes a value (--name V or
+# --name=V), --once is a flag; a word's aliases follow its name after |
+# (--force|-f).  For each option HANDLER gets the word's first name and
+# its value (a flag gets none); for each operand '' and the operand; in
+# the order given.  -h and --help print help_$cmd and exit 0; any other
+# word that starts with - is refused (exit 2).  What the user gives is
+# only ever compared with SPEC's words, never used as a pattern or code.
+opts() {
+	_op_h=$1 _op_spec=$2
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--) shift; for _op_a in "$@"; do "$_op_h" '' "$_op_a"; done; return 0 ;;
+		-h | --help) "help_$cmd"; exit 0 ;;
+		-?*) ;;
+		*) "$_op_h" '' "$1"; shift; continue ;;
+		esac
+		# --key=value; a short option is one word
+		_op_k=$1 _op_eq=''
+		case $1 in --?*=*) _op_k=${1%%=*} _op_eq=1 ;; esac
+		_op_n='' _op_val=''
+		for _op_w in $_op_spec; do
+			_op_wv=''
+			case $_op_w in *=) _op_w=${_op_w%=} _op_wv=1 ;; esac
+			_op_r=$_op_w
+			while :; do
+				if [ "${_op_r%%|*}" = "$_op_k" ]; then
+					_op_n=${_op_w%%|*} _op_val=$_op_wv
+					break 2
+				fi
+				case $_op_r in *'|'*) _op_r=${_op_r#*|} ;; *) break ;; esac
+			done
+		done
+		[ -n "$_op_n" ] || usage_die "unknown option $1"
+		if [ -z "$_op_val" ]; then
+			[ -z "$_op_eq" ] || usage_die "$_op_k takes no value"
+			"$_op_h" "$_op_n"
+			shift
+		elif [ -n "$_op_eq" ]; then
+			"$_op_h" "$_op_n" "${1#*=}"
+			shift
+		else
+			[ $# -ge 2 ] || usage_die "$_op_k needs a value"
+			"$_op_h" "$_op_n" "$2"
+			shift 2
+		fi
+	done
+}
+
 # ---- messages ----------------------------------------------------------
 say() { printf '%s\n' "$*"; }
 warn() { printf '%s: %s\n' "$PROG" "$*" >&2; }

@@ -190,25 +190,19 @@ Exit: 0 no problem (or no file: the defaults apply), 1 problems, 2 usage,
 EOF
 }
 
+opt_config() {
+	case $1 in
+	'')
+		[ -z "$_cf_file" ] || usage_die "config takes one file"
+		_cf_file=$2 ;;
+	*)
+		[ -z "$_cf_mode" ] || [ "$_cf_mode" = "$1" ] || usage_die "--check or --scan, not both"
+		_cf_mode=$1 ;;
+	esac
+}
 cmd_config() {
 	_cf_mode='' _cf_file=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--check | --scan)
-			[ -z "$_cf_mode" ] || [ "$_cf_mode" = "$1" ] || usage_die "--check or --scan, not both"
-			_cf_mode=$1; shift ;;
-		-h | --help) help_config; exit 0 ;;
-		--)
-			shift
-			for _cf_a in "$@"; do
-				[ -z "$_cf_file" ] || usage_die "config takes one file"
-				_cf_file=$_cf_a
-			done
-			break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) [ -z "$_cf_file" ] || usage_die "config takes one file"; _cf_file=$1; shift ;;
-		esac
-	done
+	opts opt_config '--check --scan' "$@"
 	if [ "$_cf_mode" = --scan ]; then
 		[ -z "$_cf_file" ] || usage_die "--scan takes no file: it prints ARRAY lines for the active arrays"
 		conf_scan

@@ -177,26 +177,19 @@ chunk_why() {
 	fi
 }
 
+opt_create() {
+	case $1 in
+	--name) name=$2 ;;
+	--chunk) chunk=$2 ;;
+	--trim) trim=1 ;;
+	--force) force=1 ;;
+	--assume-clean) clean=1 ;;
+	'') args="$args $2" ;;
+	esac
+}
 cmd_create() {
 	name='' chunk='' trim='' force='' args='' clean=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--name) [ $# -ge 2 ] || usage_die "--name needs a value"; name=$2; shift 2 ;;
-		--name=*) name=${1#*=}; shift ;;
-		--chunk) [ $# -ge 2 ] || usage_die "--chunk needs a value"; chunk=$2; shift 2 ;;
-		--chunk=*) chunk=${1#*=}; shift ;;
-		--trim) trim=1; shift ;;
-		--force | -f) force=1; shift ;;
-		--assume-clean) clean=1; shift ;;
-		-h | --help) help_create; exit 0 ;;
-		--)
-			shift
-			for a in "$@"; do args="$args $a"; done
-			break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) args="$args $1"; shift ;;
-		esac
-	done
+	opts opt_create '--name= --chunk= --trim --force|-f --assume-clean' "$@"
 	[ -n "$args" ] || usage_die "create needs at least one device"
 	if [ -n "$name" ]; then
 		valid_name "$name" || usage_die "invalid array name '$name' (letters, digits, . _ -; at most 64)"

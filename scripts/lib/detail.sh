@@ -53,21 +53,16 @@ table_features() {
 	}'
 }
 
+opt_detail() {
+	case $1 in
+	--json) json=1 ;;
+	--scan) _de_scan=1 ;;
+	'') [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$2 ;;
+	esac
+}
 cmd_detail() {
 	json='' nm='' _de_scan=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--json) json=1; shift ;;
-		--scan) _de_scan=1; shift ;;
-		-h | --help) help_detail; exit 0 ;;
-		--)
-			shift
-			for a in "$@"; do [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$a; done
-			break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) [ -z "$nm" ] || usage_die "detail takes one array name"; nm=$1; shift ;;
-		esac
-	done
+	opts opt_detail '--json --scan' "$@"
 	if [ -n "$_de_scan" ]; then
 		[ -z "$nm$json" ] || usage_die "--scan goes alone: it prints an ARRAY line for every active array"
 		conf_scan

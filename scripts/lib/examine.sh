@@ -69,16 +69,10 @@ $_ed_drives
 EOF
 }
 
+opt_examine() { _ex_devs="$_ex_devs $2"; }
 cmd_examine() {
 	_ex_devs=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_examine; exit 0 ;;
-		--) shift; for a in "$@"; do _ex_devs="$_ex_devs $a"; done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _ex_devs="$_ex_devs $1"; shift ;;
-		esac
-	done
+	opts opt_examine '' "$@"
 	[ -n "$_ex_devs" ] || usage_die "examine needs a device"
 	tmpdir
 	_ex_rc=0

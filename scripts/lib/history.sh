@@ -100,17 +100,15 @@ Exit: 0 (no history yet too), 2 usage.
 EOF
 }
 
+opt_history() {
+	case $1 in
+	--json) _hi_json=1 ;;
+	'') _hi_names="$_hi_names $2" ;;
+	esac
+}
 cmd_history() {
 	_hi_json='' _hi_names=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--json) _hi_json=1; shift ;;
-		-h | --help) help_history; exit 0 ;;
-		--) shift; for _hi_a in "$@"; do _hi_names="$_hi_names $_hi_a"; done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _hi_names="$_hi_names $1"; shift ;;
-		esac
-	done
+	opts opt_history '--json' "$@"
 	_hi_f=$HIST_DIR/history.log
 	_hi_files=''
 	_hi_i=$HIST_KEEP

@@ -212,21 +212,16 @@ iostat_word() {
 	_io_names="$_io_names $1"
 }
 
+opt_iostat() {
+	case $1 in
+	--histogram) [ "$_io_mode" = json ] && usage_die "-w or --json, not both"; _io_mode=hist ;;
+	--json) [ "$_io_mode" = hist ] && usage_die "-w or --json, not both"; _io_mode=json ;;
+	'') iostat_word "$2" ;;
+	esac
+}
 cmd_iostat() {
 	_io_mode=text _io_names='' _io_int='' _io_cnt=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-w | --histogram) [ "$_io_mode" = json ] && usage_die "-w or --json, not both"; _io_mode=hist; shift ;;
-		--json) [ "$_io_mode" = hist ] && usage_die "-w or --json, not both"; _io_mode=json; shift ;;
-		-h | --help) help_iostat; exit 0 ;;
-		--)
-			shift
-			for _io_a in "$@"; do iostat_word "$_io_a"; done
-			break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) iostat_word "$1"; shift ;;
-		esac
-	done
+	opts opt_iostat '--histogram|-w --json' "$@"
 	tmpdir
 	: >"$TMPD/arrays"
 	if [ -z "$_io_names" ]; then

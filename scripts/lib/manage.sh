@@ -44,17 +44,15 @@ stop_one() {
 		return 1
 	fi
 }
+opt_stop() {
+	case $1 in
+	--scan) _st_scan=1 ;;
+	'') _st_names="$_st_names $2" ;;
+	esac
+}
 cmd_stop() {
 	_st_scan='' _st_names=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--scan | -s) _st_scan=1; shift ;;
-		-h | --help) help_stop; exit 0 ;;
-		--) shift; for a in "$@"; do _st_names="$_st_names $a"; done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _st_names="$_st_names $1"; shift ;;
-		esac
-	done
+	opts opt_stop '--scan|-s' "$@"
 	_st_rc=0
 	if [ -n "$_st_scan" ]; then
 		[ -z "$_st_names" ] || usage_die "--scan takes no names"
@@ -99,16 +97,10 @@ names the device.  A line on stderr names each member that is missing
 labels record, and says what to do, or where that drive is now.
 EOF
 }
+opt_list() { _li_x=${_li_x:-$2}; }
 cmd_list() {
 	_li_x=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_list; exit 0 ;;
-		--) shift; _li_x=${1:-$_li_x}; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _li_x=${_li_x:-$1}; shift ;;
-		esac
-	done
+	opts opt_list '' "$@"
 	[ -z "$_li_x" ] || usage_die "list takes no arguments ('$_li_x')"
 	tmpdir
 	# shellcheck disable=SC2046 # a list of device paths
@@ -188,16 +180,10 @@ assemble names it.
 Exit: 0, 3 incomplete or inconsistent set, 4 not found.
 EOF
 }
+opt_table() { _tb_n=$2 _tb_k=$((_tb_k + 1)); }
 cmd_table() {
 	_tb_n='' _tb_k=0
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_table; exit 0 ;;
-		--) shift; for a in "$@"; do _tb_n=$a _tb_k=$((_tb_k + 1)); done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _tb_n=$1 _tb_k=$((_tb_k + 1)); shift ;;
-		esac
-	done
+	opts opt_table '' "$@"
 	[ "$_tb_k" -le 1 ] || usage_die "table takes one array name"
 	[ -n "$_tb_n" ] || usage_die "table needs an array name"
 	set -- "$_tb_n"
@@ -266,16 +252,10 @@ Exit: 0 cleared (whatever the state after), 1 failed, 2 usage, 4 no such
 array.
 EOF
 }
+opt_clear() { _cl_names="$_cl_names $2"; }
 cmd_clear() {
 	_cl_names=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_clear; exit 0 ;;
-		--) shift; for a in "$@"; do _cl_names="$_cl_names $a"; done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _cl_names="$_cl_names $1"; shift ;;
-		esac
-	done
+	opts opt_clear '' "$@"
 	[ -n "$_cl_names" ] || usage_die "clear needs an array name"
 	_cl_rc=0
 	set -f

@@ -449,22 +449,20 @@ mon_poll() {
 	fi
 }
 
+opt_monitor() {
+	case $1 in
+	--exec) mon_exec=$2 _mo_x=1 ;;
+	--exec-timeout) exec_timeout=$2 ;;
+	--textfile) textfile=$2 ;;
+	--interval) interval=$2 ;;
+	--config) config=1 ;;
+	--once) once=1 ;;
+	'') _mo_a=${_mo_a:-$2} ;;
+	esac
+}
 cmd_monitor() {
 	mon_exec='' textfile='' interval='' exec_timeout='' once='' config='' _mo_x='' _mo_a=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--exec) [ $# -ge 2 ] || usage_die "--exec needs a command"; mon_exec=$2 _mo_x=1; shift 2 ;;
-		--exec-timeout) [ $# -ge 2 ] || usage_die "--exec-timeout needs a value"; exec_timeout=$2; shift 2 ;;
-		--textfile) [ $# -ge 2 ] || usage_die "--textfile needs a path"; textfile=$2; shift 2 ;;
-		--interval) [ $# -ge 2 ] || usage_die "--interval needs a value"; interval=$2; shift 2 ;;
-		--config) config=1; shift ;;
-		--once) once=1; shift ;;
-		-h | --help) help_monitor; exit 0 ;;
-		--) shift; _mo_a=${1:-${_mo_a-}}; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _mo_a=${_mo_a:-$1}; shift ;;
-		esac
-	done
+	opts opt_monitor '--exec= --exec-timeout= --textfile= --interval= --config --once' "$@"
 	[ -z "${_mo_a-}" ] || usage_die "monitor takes options only, no '$_mo_a'"
 	if [ -n "$config" ]; then
 		conf_warn_once

@@ -413,24 +413,19 @@ rp_files() {
 }
 
 # ---- the command ----------------------------------------------------------
+opt_replace() {
+	case $1 in
+	--background) bg=1 ;;
+	--force) force=1 ;;
+	--ignore-read-errors) ignore=1 ;;
+	--finish) mode=finish ;;
+	--abort) mode=abort ;;
+	'') args="$args $2" ;;
+	esac
+}
 cmd_replace() {
 	bg='' force='' ignore='' mode=start args=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--background) bg=1; shift ;;
-		--force | -f) force=1; shift ;;
-		--ignore-read-errors) ignore=1; shift ;;
-		--finish) mode=finish; shift ;;
-		--abort) mode=abort; shift ;;
-		-h | --help) help_replace; exit 0 ;;
-		--)
-			shift
-			for a in "$@"; do args="$args $a"; done
-			break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) args="$args $1"; shift ;;
-		esac
-	done
+	opts opt_replace '--background --force|-f --ignore-read-errors --finish --abort' "$@"
 	set -f
 	# shellcheck disable=SC2086 # the operands
 	set -- $args

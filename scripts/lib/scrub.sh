@@ -172,23 +172,20 @@ or a replace of the array runs), 4 no such array.
 EOF
 }
 
+opt_scrub() {
+	case $1 in
+	--rate)
+		case $2 in '' | *[!0-9]* | 0*) usage_die "--rate is a whole number of MB/s, 1 or more, not '$2'" ;; esac
+		_sc_rate=$2 ;;
+	--background) _sc_bg=1 ;;
+	--stop) _sc_stop=1 ;;
+	--all) _sc_all=1 ;;
+	'') _sc_names="$_sc_names $2" ;;
+	esac
+}
 cmd_scrub() {
 	_sc_rate=$SCRUB_RATE _sc_bg='' _sc_stop='' _sc_all='' _sc_names=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--rate)
-			[ $# -ge 2 ] || usage_die "--rate needs megabytes per second"
-			case $2 in '' | *[!0-9]* | 0*) usage_die "--rate is a whole number of MB/s, 1 or more, not '$2'" ;; esac
-			_sc_rate=$2; shift 2 ;;
-		--background) _sc_bg=1; shift ;;
-		--stop) _sc_stop=1; shift ;;
-		--all) _sc_all=1; shift ;;
-		-h | --help) help_scrub; exit 0 ;;
-		--) shift; for _sc_a in "$@"; do _sc_names="$_sc_names $_sc_a"; done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _sc_names="$_sc_names $1"; shift ;;
-		esac
-	done
+	opts opt_scrub '--rate= --background --stop --all' "$@"
 	mkdir -p "$SCRUB_RUN" || die 1 "cannot make $SCRUB_RUN"
 	if [ -n "$_sc_stop" ]; then
 		[ -z "$_sc_all$_sc_bg" ] || usage_die "--stop goes with array names alone"

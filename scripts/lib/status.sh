@@ -46,17 +46,15 @@ advice() {
 	esac
 }
 
+opt_status() {
+	case $1 in
+	--json) json=1 ;;
+	'') names="$names $2" ;;
+	esac
+}
 cmd_status() {
 	json='' names=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--json) json=1; shift ;;
-		-h | --help) help_status; exit 0 ;;
-		--) shift; for a in "$@"; do names="$names $a"; done; break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) names="$names $1"; shift ;;
-		esac
-	done
+	opts opt_status '--json' "$@"
 	# the operands as given: a * in one is no glob
 	set -f
 	# shellcheck disable=SC2086 # the operands

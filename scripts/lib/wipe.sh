@@ -24,20 +24,15 @@ Exit: 0 wiped, 1 failed (write or verify), 2 usage, 3 refused (in use),
 4 no label.
 EOF
 }
+opt_wipe() {
+	case $1 in
+	--force) force=1 ;;
+	'') args="$args $2" ;;
+	esac
+}
 cmd_wipe() {
 	force='' args=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--force | -f) force=1; shift ;;
-		-h | --help) help_wipe; exit 0 ;;
-		--)
-			shift
-			for a in "$@"; do args="$args $a"; done
-			break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) args="$args $1"; shift ;;
-		esac
-	done
+	opts opt_wipe '--force|-f' "$@"
 	[ -n "$args" ] || usage_die "wipe needs a device"
 	tmpdir
 	_wi_rc=0 todo='' mms=''
