@@ -9,8 +9,10 @@ DEFAULT_CHUNK_KIB=64
 # ---- create ------------------------------------------------------------
 help_create() {
 	cat <<EOF
-usage: $PROG create [--name NAME] [--chunk SIZE] [--trim] [--force] DEV...
-       $PROG create --assume-clean --name NAME [--chunk SIZE] [--force] DEV...
+usage: $PROG create [--name NAME] [--chunk SIZE] [--overprovision PCT] [--trim]
+                 [--force] DEV...
+       $PROG create --assume-clean --name NAME [--chunk SIZE]
+                 [--overprovision PCT] [--force] DEV...
 
 Make a new array of the given devices, in the given order: write a label to
 each member and activate /dev/mapper/NAME.  The data starts 1 MiB into each
@@ -24,6 +26,14 @@ anywhere on the line; -- ends them.
                  what the smallest member holds; a power of two and a
                  multiple of 4 KiB and of every member's physical block
                  size unless --force (see the refusals)
+  --overprovision PCT
+                 leave PCT % (1 to 50) of every member's space past the
+                 label area unused, at its end, as spare area for the
+                 drive: discarded once here, so the drive knows it is
+                 free, and recorded in the labels (assemble keeps the
+                 geometry; replace discards the same area on the new
+                 member).  A drive that cannot discard gets the space only
+                 if it was never written (secure-erase it first: sanitize)
   --trim         discard every member completely first, showing progress
   --force        use devices that carry a label, a file system, swap, a
                  partition table or partitions (all lost: labels left inside
@@ -48,7 +58,9 @@ anywhere on the line; -- ends them.
                  loop device without an id) or no drive at all (labels of
                  version 1), and says what was recorded and what it found.
                  With no label left at all it needs --force and --chunk and
-                 writes new labels (new uuids; get the order right)
+                 writes new labels (new uuids; get the order right); an
+                 array made with --overprovision needs it again then.  With
+                 labels left, --overprovision, if given, must be theirs
 
 Refused without --force (exit 3), every such device named on a line:
   - a device carrying data (see --force);
@@ -83,6 +95,41 @@ blkdiscard_cmd() {
 		return 0
 	done
 	return 1
+}
+
+# op_data SECTORS CHUNK PCT: what a member of SECTORS gives the array with
+# PCT % of its space past the label area kept spare: the rest, in whole
+# chunks (PCT empty or 0: all of it)
+op_data() {
+	_od=$(($1 - DATA_OFFSET - TAIL))
+	[ "$_od" -gt 0 ] || { echo 0; return; }
+	_od=$((_od - _od / 100 * ${3:-0} - _od % 100 * ${3:-0} / 100))
+	echo $((_od / $2 * $2))
+}
+# valid_op PCT: a whole percentage create takes for --overprovision
+valid_op() {
+	case $1 in '' | *[!0-9]* | 0*) return 1 ;; esac
+	[ ${#1} -le 2 ] && [ "$1" -le 50 ]
+}
+# op_discard DEV END: discard DEV's spare area, from END (the sector its
+# data ends at) to its tail: says what it did, or why the drive was not
+# told (then the area is spare only if never written).  The array never
+# reads or writes there: safe while it runs.
+op_discard() {
+	_odd_from=$2 _odd_to=$(($(devsize "$1") - TAIL))
+	[ "$_odd_to" -gt "$_odd_from" ] || return 0
+	_odd_len=$((_odd_to - _odd_from))
+	if [ "$(cat "$(queuedir "$1")/discard_max_bytes" 2>/dev/null || echo 0)" = 0 ]; then
+		warn "$1 does not support discard: its $(human "$_odd_len") of spare area is left as it is (spare for the drive only if never written; '$PROG sanitize' erases a stopped array's members first)"
+		return 0
+	fi
+	_odd_bd=$(blkdiscard_cmd) || { warn "no blkdiscard: $1's spare area was not discarded"; return 0; }
+	# shellcheck disable=SC2086 # the command and its -f
+	if _odd_e=$($_odd_bd -o $((_odd_from * 512)) -l $((_odd_len * 512)) "$1" 2>&1 >/dev/null); then
+		say "member ${1#/dev/}: $(human "$_odd_len") spare area discarded"
+	else
+		warn "discard of $1's spare area failed (${_odd_e:-blkdiscard exited $?}): it is spare for the drive only if never written"
+	fi
 }
 
 trim_device() { # trim_device DEV: discard it all, with progress
@@ -184,12 +231,15 @@ opt_create() {
 	--trim) trim=1 ;;
 	--force) force=1 ;;
 	--assume-clean) clean=1 ;;
+	--overprovision)
+		valid_op "$2" || usage_die "--overprovision is a whole percentage from 1 to 50, not '$2'"
+		op=$2 ;;
 	'') args="$args $2" ;;
 	esac
 }
 cmd_create() {
-	name='' chunk='' trim='' force='' args='' clean=''
-	opts opt_create '--name= --chunk= --trim --force|-f --assume-clean' "$@"
+	name='' chunk='' trim='' force='' args='' clean='' op=''
+	opts opt_create '--name= --chunk= --overprovision= --trim --force|-f --assume-clean' "$@"
 	[ -n "$args" ] || usage_die "create needs at least one device"
 	if [ -n "$name" ]; then
 		valid_name "$name" || usage_die "invalid array name '$name' (letters, digits, . _ -; at most 64)"
@@ -276,17 +326,19 @@ cmd_create() {
 		devs="$devs $c" n=$((n + 1))
 	done
 	# the geometry: every member gives the smallest one's space past the
-	# label area, less the tail, in whole chunks
+	# label area, less the tail and the spare area, in whole chunks
 	data=0
 	if [ -n "$min" ]; then
-		data=$(( (min - DATA_OFFSET - TAIL) / chunk_s * chunk_s ))
+		data=$(op_data "$min" "$chunk_s" "$op")
 		[ "$data" -gt 0 ] ||
-			_cr_no 3 "a chunk of $(human "$chunk_s") is larger than $mindev holds ($(human "$min") less the 2 MiB label area and tail)"
+			_cr_no 3 "a chunk of $(human "$chunk_s") is larger than $mindev holds ($(human "$min") less the 2 MiB label area and tail${op:+, and $op % spare})"
 	fi
 	if [ "$data" -gt 0 ]; then
+		# what a member leaves unused beyond the spare area asked for
+		_cr_all=$(op_data "$min" "$chunk_s" "")
 		for d in $devs; do
 			sz=$(devsize "$d")
-			unused=$((sz - DATA_OFFSET - TAIL - data))
+			unused=$((sz - DATA_OFFSET - TAIL - _cr_all))
 			if [ "$unused" -gt "$chunk_s" ] || [ $((unused * 20)) -gt "$min" ]; then
 				_cr_why="$d would leave $(human "$unused") of its $(human "$sz") unused (chunk $(human "$chunk_s"), smallest member $(human "$min"))"
 				if [ -n "$force" ]; then
@@ -319,7 +371,7 @@ cmd_create() {
 	# every label, each recording every member's drive, before the first
 	# write: they must fit their block
 	L_NAME=$name L_UUID=$uuid L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
-	L_MEMBERS=$members L_CREATED=$(date +%s) L_GEN=1
+	L_MEMBERS=$members L_CREATED=$(date +%s) L_GEN=1 L_OP=$op
 	labels_make "$devs" "$all" || die 3 "$L_ERR; create refused; nothing was written"
 	printf '%s' "$_cr_forced" | while IFS= read -r l; do warn "$l"; done
 	load_module
@@ -339,9 +391,11 @@ cmd_create() {
 		drop_partitions "$d"
 		label_write "$d" "$i" || die 1 "cannot write the label to $d: $L_ERR"
 		say "member ${d#/dev/}: $(human "$sz"), uses $(human "$data")"
+		# the spare area, once (--trim discarded it all already)
+		[ -n "$op" ] && [ -z "$trim" ] && op_discard "$d" $((DATA_OFFSET + data))
 		i=$((i + 1))
 	done
-	say "created array $name: $(plural "$n" member), chunk $(human "$chunk_s"), $(human $((data * n))) (uuid $uuid)"
+	say "created array $name: $(plural "$n" member), chunk $(human "$chunk_s"), $(human $((data * n)))${op:+, $op % of each member spare} (uuid $uuid)"
 	history_add created "$name" "$uuid" "" "" "$(plural "$n" member), chunk $(human "$chunk_s"), $(human $((data * n))):$(for d in $devs; do printf ' %s' "${d#/dev/}"; done) (${HIST_CMD:-})"
 	# read the labels back, exactly as a later assemble will
 	# shellcheck disable=SC2086
@@ -352,7 +406,7 @@ cmd_create() {
 # chunk ("" if not given), chunk_s and force of cmd_create.  Every check
 # runs before the first write.
 create_clean() {
-	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES=''
+	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES='' R_OP=''
 	_cc_no() { warn "$2"; [ "$1" -gt "$_cc_rc" ] && _cc_rc=$1; }
 	find_blkid
 	for d in "$@"; do
@@ -378,9 +432,9 @@ create_clean() {
 				_cc_no 3 "$c kept its label of $name but carries $SHADOW now: re-used since? refusing"
 			elif [ -z "$_cc_ref" ]; then
 				_cc_ref=$c R_UUID=$L_UUID R_COUNT=$L_COUNT R_CHUNK=$L_CHUNK R_CREATED=$L_CREATED
-				R_OFFSET=$L_OFFSET R_DATA=$L_DATA R_MEMBERS=$L_MEMBERS
-			elif [ "$L_UUID|$L_COUNT|$L_CHUNK|$L_OFFSET|$L_DATA|$L_MEMBERS" != \
-				"$R_UUID|$R_COUNT|$R_CHUNK|$R_OFFSET|$R_DATA|$R_MEMBERS" ]; then
+				R_OFFSET=$L_OFFSET R_DATA=$L_DATA R_MEMBERS=$L_MEMBERS R_OP=$L_OP
+			elif [ "$L_UUID|$L_COUNT|$L_CHUNK|$L_OFFSET|$L_DATA|$L_MEMBERS|$L_OP" != \
+				"$R_UUID|$R_COUNT|$R_CHUNK|$R_OFFSET|$R_DATA|$R_MEMBERS|$R_OP" ]; then
 				_cc_no 3 "$c and $_cc_ref carry labels of two different arrays called $name"
 			fi
 			# the drives the newest label records (none in version 1)
@@ -425,7 +479,7 @@ create_clean() {
 				die 3 "chunk of $chunk_s sectors is not a multiple of $d's logical block size"
 		done
 		R_UUID=$(newuuid) R_COUNT=$n R_CHUNK=$chunk_s R_OFFSET=$DATA_OFFSET R_CREATED=''
-		R_DATA=$(( (min - DATA_OFFSET - TAIL) / chunk_s * chunk_s ))
+		R_DATA=$(op_data "$min" "$chunk_s" "$op") R_OP=$op
 		R_MEMBERS='' _cc_new=1
 		for d in $devs; do R_MEMBERS="$R_MEMBERS${R_MEMBERS:+,}$(newuuid)"; done
 		[ "$R_DATA" -gt 0 ] || die 3 "a chunk of $(human "$chunk_s") is larger than the smallest device holds"
@@ -434,7 +488,9 @@ create_clean() {
 			die 3 "array $name has $R_COUNT members ($_cc_ref's label), $n devices given"
 		[ -z "$chunk" ] || [ "$chunk_s" = "$R_CHUNK" ] ||
 			die 3 "array $name has a chunk of $(human "$R_CHUNK") ($_cc_ref's label), not $(human "$chunk_s")"
-		_cc_data=$(( (min - R_OFFSET - TAIL) / R_CHUNK * R_CHUNK ))
+		[ -z "$op" ] || [ "$op" = "${R_OP:-0}" ] ||
+			die 3 "array $name keeps ${R_OP:-no} % of each member spare ($_cc_ref's label), not $op %"
+		_cc_data=$(op_data "$min" "$R_CHUNK" "$R_OP")
 		[ "$_cc_data" = "$R_DATA" ] ||
 			die 3 "these devices give members of $(human "$_cc_data"), array $name's labels say $(human "$R_DATA"): not the devices of $name?"
 		# a lost member is written only onto the drive its labels record
@@ -457,7 +513,7 @@ create_clean() {
 	# a drive that is no longer the member's (after --force), or none (a
 	# version 1 label)
 	L_NAME=$name L_UUID=$R_UUID L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET
-	L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED L_GEN=$((R_GEN + 1))
+	L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED L_GEN=$((R_GEN + 1)) L_OP=$R_OP
 	[ -z "$_cc_new" ] || L_GEN=1
 	_cc_which='' i=0
 	for d in $devs; do _cc_which="$_cc_which $i" i=$((i + 1)); done

@@ -97,6 +97,7 @@ cmd_detail() {
 			"$(json_str "$nm")" "$(jstr_or_null "$u")" "$(jstr_or_null "$created")" \
 			"$(json_str "$astate")"
 		printf ',"member_count":%s,"chunk_sectors":%s,"size_sectors":%s' "$n" "$chunk" "$size"
+		printf ',"overprovision_percent":%s' "${REC_OP:-0}"
 		printf ',"discard_passdown":%s,"stats":%s,"thresholds":{' "$(jbool "$pd")" "$(jbool "$stats")"
 	else
 		# the rows first: the state line says what the drives say
@@ -107,8 +108,9 @@ cmd_detail() {
 		say "array $nm"
 		printf '  %-20s %s\n' uuid "${u:--}" created "${created:--}" state "$astate$(drive_head)" \
 			members "$n" chunk "$(human "$chunk") ($chunk sectors)" \
-			size "$(human "$size") ($size sectors)" \
-			"discard passdown" "$(onoff "$pd")" statistics "$(onoff "$stats")"
+			size "$(human "$size") ($size sectors)"
+		[ -z "$REC_OP" ] || printf '  %-20s %s\n' "spare area" "$REC_OP % of each member past its data (create --overprovision)"
+		printf '  %-20s %s\n' "discard passdown" "$(onoff "$pd")" statistics "$(onoff "$stats")"
 	fi
 	_de_first=1
 	for t in $TUNABLES; do

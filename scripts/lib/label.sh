@@ -27,12 +27,15 @@ sha256() { sha256sum | cut -d' ' -f1; }
 LABEL_KEYS='array_uuid:UUID name:NAME member_uuid:MEMBER index:INDEX count:COUNT
 chunk_sectors:CHUNK data_offset:OFFSET data_sectors:DATA members:MEMBERS
 created:CREATED generation:GEN state:STATE replacing:REPLACING
-replaced_by:REPBY replaced_at:REPAT'
+replaced_by:REPBY replaced_at:REPAT overprovision:OP'
 # The keys a label carries only when they say something (replace): state
 # (copying: an unfinished copy of the member, never assembled; replaced:
 # a retired member, never assembled), replacing (the index of the member
-# a replace is copying), replaced_by and replaced_at (on a retired one).
-LABEL_OPTIONAL=' STATE REPLACING REPBY REPAT '
+# a replace is copying), replaced_by and replaced_at (on a retired one);
+# overprovision (create --overprovision: the percentage of each member
+# kept spare past its data, which data_sectors already leaves out; a tool
+# that does not know the key assembles the array all the same).
+LABEL_OPTIONAL=' STATE REPLACING REPBY REPAT OP '
 
 # read_label DEV: sets L_* (and L_VERSION, L_DRIVES) from DEV's label.
 # Returns 0 valid, 1 no label, 2 damaged (L_ERR says why), 3 unsupported

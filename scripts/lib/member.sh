@@ -126,7 +126,7 @@ member_gone() {
 # as the live table has them (ARRAYSYS's dm device); all empty for a raw
 # dmsetup array
 recorded_load() {
-	REC_DRIVES='' REC_CREATED='' REC_DEVS='' _rd_g=-1
+	REC_DRIVES='' REC_CREATED='' REC_DEVS='' REC_OP='' _rd_g=-1
 	[ -n "$2" ] || return 0
 	_rd_nm=$(cat "$1/../dm/name" 2>/dev/null)
 	[ -n "$_rd_nm" ] && REC_DEVS=$(dmsetup table "$_rd_nm" 2>/dev/null |
@@ -142,7 +142,7 @@ recorded_load() {
 		_rd_d=$(devpath "${_rd_d##*/}") || continue
 		read_label "$_rd_d" || continue
 		[ "$L_UUID" = "$2" ] || continue
-		[ -n "$REC_CREATED" ] || REC_CREATED=$L_CREATED
+		[ -n "$REC_CREATED" ] || REC_CREATED=$L_CREATED REC_OP=$L_OP
 		[ "$L_GEN" -gt "$_rd_g" ] || continue
 		_rd_g=$L_GEN REC_DRIVES=$L_DRIVES
 	done

@@ -223,7 +223,7 @@ rp_labels() {
 		[ "$L_GEN" -gt "$RP_GEN" ] && RP_GEN=$L_GEN
 		if [ "$_rb_i" = 0 ]; then
 			R_NAME=$L_NAME R_COUNT=$L_COUNT R_CHUNK=$L_CHUNK R_OFFSET=$L_OFFSET
-			R_DATA=$L_DATA R_MEMBERS=$L_MEMBERS R_CREATED=$L_CREATED
+			R_DATA=$L_DATA R_MEMBERS=$L_MEMBERS R_CREATED=$L_CREATED R_OP=$L_OP
 		fi
 		_rb_i=$((_rb_i + 1))
 	done
@@ -236,7 +236,7 @@ rp_labels() {
 rp_write_labels() {
 	L_UUID=$1 L_NAME=$R_NAME L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK
 	L_OFFSET=$R_OFFSET L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED
-	L_GEN=$4 L_STATE=$5 L_REPLACING=$6 L_REPBY=${RP_REPBY:-} L_REPAT=${RP_REPAT:-}
+	L_GEN=$4 L_STATE=$5 L_REPLACING=$6 L_REPBY=${RP_REPBY:-} L_REPAT=${RP_REPAT:-} L_OP=${R_OP:-}
 	labels_make "$2" "$3" || { warn "$L_ERR"; return 1; }
 	for _rw_i in $3; do
 		_rw_d=${7:-$(rp_word "$2" "$_rw_i")}
@@ -833,6 +833,9 @@ replace_switch() {
 		[ -n "$RD_FILES" ] && say "files in them: $RD_FILES"
 	fi
 	say "member $k of $nm is now $new (was $old); $old is free: '$PROG wipe $old' erases its retired label"
+	# the array keeps R_OP % of each member spare (create --overprovision):
+	# NEW's spare area told to the drive
+	[ -n "${R_OP:-}" ] && op_discard "$new" $((R_OFFSET + R_DATA))
 	history_add replaced "$nm" "$(array_uuid "$nm")" "$k" "" "now ${new#/dev/}, was ${old#/dev/}${RS_LOST:+; lost (zeroed) array sectors $RD_ALIST} (${HIST_CMD:-})"
 }
 
