@@ -103,6 +103,8 @@ blkdiscard_cmd() {
 op_data() {
 	_od=$(($1 - DATA_OFFSET - TAIL))
 	[ "$_od" -gt 0 ] || { echo 0; return; }
+	# PCT % of it spare, in two steps so that nothing overflows
+	# shellcheck disable=SC2017 # the order is the point
 	_od=$((_od - _od / 100 * ${3:-0} - _od % 100 * ${3:-0} / 100))
 	echo $((_od / $2 * $2))
 }
