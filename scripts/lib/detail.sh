@@ -70,35 +70,12 @@ cmd_detail() {
 	fi
 	[ -n "$nm" ] || usage_die "detail needs an array name"
 	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
-	s=$(dm_sysdir "$nm")/ssdstripe
-	[ -d "$s" ] || die 1 "$nm has no sysfs statistics (not the first target of its table?)"
-	snap=$(snapshot "$s") || die 1 "cannot read the state of $nm"
-	astate=${snap%% *}
-	n=$(cat "$s/member_count")
-	chunk=$(cat "$s/chunk_sectors")
-	size=$(cat "$s/../size")
-	u=$(dm_uuid "$nm")
-	case $u in "$DM_UUID_PREFIX"*) u=${u#"$DM_UUID_PREFIX"} ;; *) u='' ;; esac
-	feats=$(table_features "$nm")
-	feat() { printf '%s\n' "$feats" | awk -v k="$1" '$1 == k {print $2; exit}'; }
-	# the creation time and the members' drives from the labels of the
-	# members still there (arrays made by this tool)
-	created=''
-	recorded_load "$s" "$u"
-	case $REC_CREATED in '' | *[!0-9]*) ;; *) created=$(iso_time "$REC_CREATED") ;; esac
-	pd=$(feat discard_passdown) stats=$(feat stats)
-	onoff() { if [ "$1" = 1 ]; then echo on; else echo off; fi; }
-	jbool() { if [ "$1" = 1 ]; then echo true; else echo false; fi; }
-	jstr_or_null() { if [ -n "$1" ]; then json_str "$1"; else echo null; fi; }
+	array_info "$nm" d || die 1 "$nm has no sysfs statistics (not the first target of its table?)"
+	s=$A_SYS snap=$A_SNAP astate=$A_STATE
 	DRIVE_NOTES='' GONE_NOTES='' DRIVE_CRIT='' DRIVE_WARN=''
 	FABRIC_NOTES='' FABRIC_SAY=all
 	if [ -n "$json" ]; then
-		printf '{"version":1,"name":%s,"uuid":%s,"created":%s,"state":%s' \
-			"$(json_str "$nm")" "$(jstr_or_null "$u")" "$(jstr_or_null "$created")" \
-			"$(json_str "$astate")"
-		printf ',"member_count":%s,"chunk_sectors":%s,"size_sectors":%s' "$n" "$chunk" "$size"
-		printf ',"overprovision_percent":%s' "${REC_OP:-0}"
-		printf ',"discard_passdown":%s,"stats":%s,"thresholds":{' "$(jbool "$pd")" "$(jbool "$stats")"
+		printf '{"version":1,%s,"thresholds":{' "$(array_json d)"
 	else
 		# the rows first: the state line says what the drives say
 		tmpdir
@@ -106,16 +83,12 @@ cmd_detail() {
 		# shellcheck disable=SC2086 # the member states are words
 		members_out "$s" d "" ${snap#* } >"$TMPD/rows"
 		say "array $nm"
-		printf '  %-20s %s\n' uuid "${u:--}" created "${created:--}" state "$astate$(drive_head)" \
-			members "$n" chunk "$(human "$chunk") ($chunk sectors)" \
-			size "$(human "$size") ($size sectors)"
-		[ -z "$REC_OP" ] || printf '  %-20s %s\n' "spare area" "$REC_OP % of each member past its data (create --overprovision)"
-		printf '  %-20s %s\n' "discard passdown" "$(onoff "$pd")" statistics "$(onoff "$stats")"
+		array_rows
 	fi
 	_de_first=1
 	for t in $TUNABLES; do
 		k=${t%%:*} def=${t#*:}
-		v=$(feat "$k")
+		v=$(array_feat "$k")
 		if [ -n "$json" ]; then
 			[ -n "$_de_first" ] || printf ','
 			printf '"%s":%s' "$k" "${v:-$def}"

@@ -302,30 +302,37 @@ EOF
 	printf 'ssdstripe_member_info{%s%s} 1\n' "$_mp_l" "$_mp_i"
 	while IFS='|' read -r _mp_n _ _ _ _ _ _mp_m _; do
 		case $_mp_m in - | key:* | info:*) continue ;; esac
+		_mp_v=''
 		eval "_mp_v=\${M_$_mp_n-}"
-		_mp_name=${_mp_m%%:*}
-		case ${_mp_m##*:} in
-		state | states=*)
-			_mp_ss=${_mp_m##*:states=}
-			[ "$_mp_ss" != "$_mp_m" ] || _mp_ss=ok,slow,erroring,stalled,failed
-			_mp_ifs=$IFS IFS=,
-			for _mp_s in $_mp_ss; do
-				_mp_b=0
-				[ "$_mp_v" = "$_mp_s" ] && _mp_b=1
-				printf '%s{%s,state="%s"} %d\n' "$_mp_name" "$_mp_l" "$_mp_s" "$_mp_b"
-			done
-			IFS=$_mp_ifs ;;
-		minutes) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 60)) ;;
-		hours) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 3600)) ;;
-		bytes) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" $((_mp_v * 512)) ;;
-		seconds) printf '%s{%s} %d.%06d\n' "$_mp_name" "$_mp_l" $((_mp_v / 1000000)) $((_mp_v % 1000000)) ;;
-		ms) printf '%s{%s} %d.%03d\n' "$_mp_name" "$_mp_l" $((_mp_v / 1000)) $((_mp_v % 1000)) ;;
-		opt) [ -z "$_mp_v" ] || printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;
-		*) printf '%s{%s} %s\n' "$_mp_name" "$_mp_l" "$_mp_v" ;;
-		esac
+		prom_sample "${_mp_m%%:*}" "$_mp_l" "${_mp_m##*:}" "$_mp_v"
 	done <<EOF
 $MEMBER_FIELDS
 EOF
+}
+# prom_sample NAME LABELS UNIT VALUE: the samples of metric NAME for VALUE,
+# labelled LABELS, UNIT as the metric column of MEMBER_FIELDS and
+# ARRAY_FIELDS says (state: one sample per member state, states=A,B,C:
+# one per word)
+prom_sample() {
+	case $3 in
+	state | states=*)
+		_ps_ss=${3#states=}
+		[ "$_ps_ss" != "$3" ] || _ps_ss=ok,slow,erroring,stalled,failed
+		_ps_ifs=$IFS IFS=,
+		for _ps_s in $_ps_ss; do
+			_ps_b=0
+			[ "$4" = "$_ps_s" ] && _ps_b=1
+			printf '%s{%s,state="%s"} %d\n' "$1" "$2" "$_ps_s" "$_ps_b"
+		done
+		IFS=$_ps_ifs ;;
+	minutes) [ -z "$4" ] || printf '%s{%s} %s\n' "$1" "$2" $(($4 * 60)) ;;
+	hours) [ -z "$4" ] || printf '%s{%s} %s\n' "$1" "$2" $(($4 * 3600)) ;;
+	bytes) printf '%s{%s} %s\n' "$1" "$2" $(($4 * 512)) ;;
+	seconds) printf '%s{%s} %d.%06d\n' "$1" "$2" $(($4 / 1000000)) $(($4 % 1000000)) ;;
+	ms) printf '%s{%s} %d.%03d\n' "$1" "$2" $(($4 / 1000)) $(($4 % 1000)) ;;
+	opt) [ -z "$4" ] || printf '%s{%s} %s\n' "$1" "$2" "$4" ;;
+	*) printf '%s{%s} %s\n' "$1" "$2" "$4" ;;
+	esac
 }
 
 # member_metric_defs: "NAME TYPE HELP" of every member metric but

@@ -230,11 +230,8 @@ mon_exit() {
 # (empty where the device has none); these are stable across boots, the
 # kernel's device name is not and lives only in ssdstripe_member_info.
 metric_defs() {
+	array_metric_defs
 	cat <<'EOF'
-ssdstripe_array_state gauge Array state (optimal, slow, erroring, stalled, failed): 1 for the current one, 0 for the others.
-ssdstripe_array_members gauge Number of members of the array.
-ssdstripe_array_chunk_bytes gauge Chunk (stripe unit) size of the array in bytes.
-ssdstripe_array_size_bytes gauge Size of the array in bytes.
 ssdstripe_replace_progress_ratio gauge Share of a member's data a replace in progress has copied onto its new drive (0 to 1); no sample without one.
 ssdstripe_member_info gauge Member identity, value 1: kernel device name, model, serial and firmware revision as the drive reports them.
 EOF
@@ -247,21 +244,13 @@ write_metrics() {
 	{
 		metric_defs | sed 's/^/#M /'
 		for nm in $(active_arrays); do
-			s=$(dm_sysdir "$nm")/ssdstripe
-			[ -d "$s" ] || continue
-			snap=$(snapshot "$s") || continue
+			array_info "$nm" m || continue
+			s=$A_SYS snap=$A_SNAP
 			prom_escape "$nm"
 			_wm_a=$PE
-			prom_escape "$(array_uuid "$nm")"
+			prom_escape "$A_UUID"
 			al="array=\"$_wm_a\",uuid=\"$PE\""
-			for st in optimal slow erroring stalled failed; do
-				printf 'ssdstripe_array_state{%s,state="%s"} %d\n' "$al" "$st" \
-					"$([ "${snap%% *}" = "$st" ] && echo 1 || echo 0)"
-			done
-			# shellcheck disable=SC2086 # the member states are words
-			printf 'ssdstripe_array_members{%s} %s\n' "$al" "$(set -- ${snap#* }; echo $#)"
-			printf 'ssdstripe_array_chunk_bytes{%s} %s\n' "$al" $(($(cat "$s/chunk_sectors") * 512))
-			printf 'ssdstripe_array_size_bytes{%s} %s\n' "$al" $(($(cat "$s/../size") * 512))
+			array_prom "$al"
 			if replace_info "$nm"; then
 				printf 'ssdstripe_replace_progress_ratio{%s,member="%s"} %d.%02d\n' "$al" \
 					"$RI_MEMBER" $((${RI_PERCENT:-0} / 100)) $((${RI_PERCENT:-0} % 100))

@@ -77,30 +77,21 @@ cmd_status() {
 	[ -n "$json" ] || member_columns s
 	[ -n "$json" ] && printf '{"version":1,"arrays":['
 	for nm in "$@"; do
-		s=$(dm_sysdir "$nm")/ssdstripe
-		if [ ! -d "$s" ]; then
+		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES='' DRIVE_CRIT='' DRIVE_WARN=''
+		FABRIC_NOTES='' FABRIC_SAY=state
+		if ! array_info "$nm" s; then
 			warn "$nm has no sysfs statistics (not the first target of its table?)"
 			continue
 		fi
-		snap=$(snapshot "$s")
-		astate=${snap%% *}
+		s=$A_SYS snap=$A_SNAP astate=$A_STATE
 		rc=$(state_rc "$astate")
 		[ "$rc" -gt "$_su_rc" ] && _su_rc=$rc
-		n=$(cat "$s/member_count")
-		chunk=$(cat "$s/chunk_sectors")
-		size=$(cat "$s/../size")
-		u=$(dm_uuid "$nm")
-		case $u in "$DM_UUID_PREFIX"*) u=${u#"$DM_UUID_PREFIX"} ;; *) u='' ;; esac
 		if [ -n "$json" ]; then
 			[ -n "$_su_first" ] || printf ','
 			_su_first=''
-			printf '{"name":%s,"uuid":%s,"state":%s,"member_count":%s,"chunk_sectors":%s,"size_sectors":%s,"replace":%s,"scrub":%s,"members":[' \
-				"$(json_str "$nm")" "$(if [ -n "$u" ]; then json_str "$u"; else echo null; fi)" \
-				"$(json_str "$astate")" "$n" "$chunk" "$size" "$(replace_json "$nm")" "$(scrub_json "$nm")"
+			printf '{%s,"replace":%s,"scrub":%s,"members":[' "$(array_json s)" \
+				"$(replace_json "$nm")" "$(scrub_json "$nm")"
 		fi
-		DRIVE_NOTES='' DRIVE_RC=0 GONE_NOTES='' DRIVE_CRIT='' DRIVE_WARN=''
-		FABRIC_NOTES='' FABRIC_SAY=state
-		recorded_load "$s" "$u"
 		if [ -n "$json" ]; then
 			# shellcheck disable=SC2086 # the member states are words
 			members_out "$s" s "$json" ${snap#* }
@@ -112,7 +103,7 @@ cmd_status() {
 			# a drive's words end with "replace it": a ; after them
 			_su_dh=$(drive_head)
 			_su_dh=${_su_dh:+$_su_dh;}
-			say "array $nm: $astate${_su_dh:-,} $(plural "$n" member), chunk $(human "$chunk"), $(human "$size")${u:+, uuid $u}"
+			say "array $nm: $astate${_su_dh:-,} $(plural "$A_COUNT" member), chunk $(human "$A_CHUNK"), $(human "$A_SIZE")${A_UUID:+, uuid $A_UUID}"
 			advice "$nm" "$astate"
 			replace_say "$nm"
 			scrub_say "$nm"

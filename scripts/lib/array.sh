@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# ssdstripe library: an array's record and the one list of its fields,
+# beside the members' (member.sh): status and detail (--json and detail's
+# rows) and the monitor's Prometheus textfile are written from it.
+#
+# ARRAY_FIELDS has a line per field, in the order of the JSON objects and
+# of the metrics; its columns, separated by |:
+#   name     the field's variable, A_<name>, set by array_info
+#   json     KEY:KIND, - for none; KIND n number, s string or null when
+#            empty, S string, b true or false (from 1 or 0)
+#   in       the --json objects and what array_info reads for: s status,
+#            d detail, m the monitor
+#   detail   its row in detail: LABEL:SHOW, - for none; SHOW str (as is,
+#            - when empty), state (with what the drives say: drive_head),
+#            sectors (1.5 GiB (N sectors)), onoff, op (no row for 0)
+#   metric   Prometheus, as in MEMBER_FIELDS: NAME:TYPE:UNIT, or
+#            NAME:TYPE:states=A,B,C; - for none
+#   help     the metric's HELP text
+ARRAY_FIELDS='NAME|name:S|sdm|-|-|
+UUID|uuid:s|sdm|uuid:str|-|
+CREATED|created:s|d|created:str|-|
+STATE|state:S|sdm|state:state|ssdstripe_array_state:gauge:states=optimal,slow,erroring,stalled,failed|Array state (optimal, slow, erroring, stalled, failed): 1 for the current one, 0 for the others.
+COUNT|member_count:n|sdm|members:str|ssdstripe_array_members:gauge:-|Number of members of the array.
+CHUNK|chunk_sectors:n|sdm|chunk:sectors|ssdstripe_array_chunk_bytes:gauge:bytes|Chunk (stripe unit) size of the array in bytes.
+SIZE|size_sectors:n|sdm|size:sectors|ssdstripe_array_size_bytes:gauge:bytes|Size of the array in bytes.
+OP|overprovision_percent:n|d|spare area:op|-|
+PD|discard_passdown:b|d|discard passdown:onoff|-|
+STATS|stats:b|d|statistics:onoff|-|'
+
+# array_info NAME KIND: the A_* fields of active array NAME that KIND (s,
+# d or m: ARRAY_FIELDS' in column) shows, and A_SYS (its sysfs directory)
+# and A_SNAP (snapshot: the state and the member states).  s and d also
+# read the members' labels (recorded_load: REC_*).  False when NAME has no
+# statistics directory or its state cannot be read.
+# shellcheck disable=SC2034 # the A_ fields are read by name (ARRAY_FIELDS)
+array_info() {
+	A_NAME=$1 A_SYS=$(dm_sysdir "$1")/ssdstripe
+	[ -d "$A_SYS" ] || return 1
+	A_SNAP=$(snapshot "$A_SYS") || return 1
+	A_STATE=${A_SNAP%% *}
+	A_COUNT=$(cat "$A_SYS/member_count") A_CHUNK=$(cat "$A_SYS/chunk_sectors")
+	A_SIZE=$(cat "$A_SYS/../size") A_UUID=$(array_uuid "$1")
+	[ "$2" != m ] || return 0
+	# the creation time and the members' drives from the labels of the
+	# members still there (arrays made by this tool)
+	recorded_load "$A_SYS" "$A_UUID"
+	[ "$2" = d ] || return 0
+	A_CREATED=''
+	case $REC_CREATED in '' | *[!0-9]*) ;; *) A_CREATED=$(iso_time "$REC_CREATED") ;; esac
+	A_OP=${REC_OP:-0}
+	A_FEATS=$(table_features "$1")
+	A_PD=$(array_feat discard_passdown) A_STATS=$(array_feat stats)
+	return 0
+}
+# array_feat WORD: the value of WORD in the live table's features
+# (table_features, read by array_info)
+array_feat() { printf '%s\n' "$A_FEATS" | awk -v k="$1" '$1 == k {print $2; exit}'; }
+
+# array_json KIND: the fields of --json object KIND (s or d), as
+# "key":value pairs separated by commas (the caller adds the braces and
+# what follows)
+array_json() {
+	_aj_sep=''
+	while IFS='|' read -r _aj_n _aj_j _aj_in _; do
+		case $_aj_in in *"$1"*) ;; *) continue ;; esac
+		[ "$_aj_j" != - ] || continue
+		eval "_aj_v=\${A_$_aj_n-}"
+		case ${_aj_j#*:} in
+		S) _aj_v=$(json_str "$_aj_v") ;;
+		s) if [ -n "$_aj_v" ]; then _aj_v=$(json_str "$_aj_v"); else _aj_v=null; fi ;;
+		b) if [ "$_aj_v" = 1 ]; then _aj_v=true; else _aj_v=false; fi ;;
+		esac
+		printf '%s"%s":%s' "$_aj_sep" "${_aj_j%:*}" "$_aj_v"
+		_aj_sep=,
+	done <<EOF
+$ARRAY_FIELDS
+EOF
+}
+
+# array_rows: detail's rows of the array's fields
+array_rows() {
+	while IFS='|' read -r _ar_n _ _ _ar_d _; do
+		[ "$_ar_d" != - ] || continue
+		eval "_ar_v=\${A_$_ar_n-}"
+		case ${_ar_d#*:} in
+		str) _ar_v=${_ar_v:--} ;;
+		state) _ar_v=$_ar_v$(drive_head) ;;
+		sectors) _ar_v="$(human "$_ar_v") ($_ar_v sectors)" ;;
+		onoff) if [ "$_ar_v" = 1 ]; then _ar_v=on; else _ar_v=off; fi ;;
+		op)
+			[ "$_ar_v" != 0 ] || continue
+			_ar_v="$_ar_v % of each member past its data (create --overprovision)" ;;
+		esac
+		printf '  %-20s %s\n' "${_ar_d%:*}" "$_ar_v"
+	done <<EOF
+$ARRAY_FIELDS
+EOF
+}
+
+# array_prom LABELS: the array's samples, each labelled LABELS
+array_prom() {
+	while IFS='|' read -r _ap_n _ _ _ _ap_m _; do
+		[ "$_ap_m" != - ] || continue
+		_ap_v=''
+		eval "_ap_v=\${A_$_ap_n-}"
+		prom_sample "${_ap_m%%:*}" "$1" "${_ap_m##*:}" "$_ap_v"
+	done <<EOF
+$ARRAY_FIELDS
+EOF
+}
+# array_metric_defs: "NAME TYPE HELP" of every array metric, for
+# metric_defs
+array_metric_defs() {
+	while IFS='|' read -r _ _ _ _ _ad_m _ad_h; do
+		[ "$_ad_m" != - ] || continue
+		_ad_t=${_ad_m#*:}
+		printf '%s %s %s\n' "${_ad_m%%:*}" "${_ad_t%%:*}" "$_ad_h"
+	done <<EOF
+$ARRAY_FIELDS
+EOF
+}
