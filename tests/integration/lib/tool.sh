@@ -23,7 +23,7 @@ refused() {
 	_rc=$?
 	log "$* -> $_rc: $(head -n 3 /tmp/refused.err | tr '\n' ' ')"
 	[ "$_rc" = "$_rc_want" ] || fail "'$*' exited $_rc, not $_rc_want: $(cat /tmp/refused.err)"
-	grep -qE "$_rc_pat" /tmp/refused.err || fail "'$*' did not say /$_rc_pat/: $(cat /tmp/refused.err)"
+	grep -qE -e "$_rc_pat" /tmp/refused.err || fail "'$*' did not say /$_rc_pat/: $(cat /tmp/refused.err)"
 }
 # golden_run CMD...: run CMD (its output stays in /tmp/refused.out and
 # /tmp/refused.err, as refused leaves them) and put into the golden output
