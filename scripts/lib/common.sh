@@ -96,6 +96,15 @@ die() { # die CODE MESSAGE
 	warn "$*"
 	exit "$_dc"
 }
+# refusal CODE MESSAGE: say one reason a command refuses and go on
+# checking (every reason said before anything is written); REFUSE_RC is
+# the highest CODE said since the command set it to 0
+refusal() {
+	warn "$2"
+	[ "$1" -gt "$REFUSE_RC" ] && REFUSE_RC=$1
+	return 0
+}
+REFUSE_RC=0
 usage_die() { warn "$*"; warn "try '$PROG ${cmd:+$cmd }--help'"; exit 2; }
 # plural N WORD: "1 member", "2 members"
 plural() { if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi; }

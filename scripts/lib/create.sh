@@ -239,6 +239,16 @@ opt_create() {
 	'') args="$args $2" ;;
 	esac
 }
+# create_geo WHY: a geometry --force accepts: refused without it, said
+# with it (after the checks, in _cr_forced)
+create_geo() {
+	if [ -n "$force" ]; then
+		_cr_forced="$_cr_forced$1 (--force)
+"
+	else
+		refusal 3 "$1; refusing to create (--force accepts it)"
+	fi
+}
 cmd_create() {
 	name='' chunk='' trim='' force='' args='' clean='' op=''
 	opts opt_create '--name= --chunk= --overprovision= --trim --force|-f --assume-clean' "$@"
@@ -260,36 +270,25 @@ cmd_create() {
 
 	# Every check runs on every device, and every refusal is said on a line
 	# of its own, before anything is written.
-	_cr_rc=0 _cr_forced='' devs='' mms='' n=0 min='' mindev=''
+	REFUSE_RC=0 _cr_forced='' devs='' mms='' n=0 min='' mindev=''
 	: >"$TMPD/drives"
 	find_blkid	# once, not in every $(signature) below
-	_cr_no() { warn "$2"; [ "$1" -gt "$_cr_rc" ] && _cr_rc=$1; }
-	# _cr_geo WHY: a geometry --force accepts: refused without it, said
-	# with it
-	_cr_geo() {
-		if [ -n "$force" ]; then
-			_cr_forced="$_cr_forced$1 (--force)
-"
-		else
-			_cr_no 3 "$1; refusing to create (--force accepts it)"
-		fi
-	}
 	# the operands as given (a * in one is no glob); one device stripes
 	# nothing (mdadm asks for --force too)
 	set -f
 	# shellcheck disable=SC2086 # the devices given
 	set -- $args
 	set +f
-	[ $# = 1 ] && _cr_geo "one member: an array of one device stripes nothing (it is that device behind a label)"
+	[ $# = 1 ] && create_geo "one member: an array of one device stripes nothing (it is that device behind a label)"
 	# the chunk: 4 KiB and a power of two (chunk_why)
-	_cr_cw=$(chunk_why "$chunk_s") && _cr_geo "$_cr_cw"
+	_cr_cw=$(chunk_why "$chunk_s") && create_geo "$_cr_cw"
 	for d in "$@"; do
-		c=$(canon "$d") || { _cr_no 4 "$d: not a block device"; continue; }
+		c=$(canon "$d") || { refusal 4 "$d: not a block device"; continue; }
 		mm=$(majmin "$c")
-		case " $mms " in *" $mm "*) _cr_no 3 "$d: given twice"; continue ;; esac
+		case " $mms " in *" $mm "*) refusal 3 "$d: given twice"; continue ;; esac
 		mms="$mms $mm"
 		if why=$(in_use "$c"); then
-			_cr_no 3 "$c is in use ($why); refusing to create"
+			refusal 3 "$c is in use ($why); refusing to create"
 			continue
 		fi
 		if why=$(signature "$c"); then
@@ -297,18 +296,18 @@ cmd_create() {
 				_cr_forced="$_cr_forced$c carries $why: overwriting (--force)
 "
 			else
-				_cr_no 3 "$c carries $why; refusing to create (--force overwrites it)"
+				refusal 3 "$c carries $why; refusing to create (--force overwrites it)"
 			fi
 		fi
 		lbs=$(lbs_sectors "$c")
 		[ $((chunk_s % lbs)) = 0 ] ||
-			_cr_no 3 "chunk of $chunk_s sectors is not a multiple of $c's logical block size ($((lbs * 512)) bytes)"
+			refusal 3 "chunk of $chunk_s sectors is not a multiple of $c's logical block size ($((lbs * 512)) bytes)"
 		# a chunk boundary inside a physical block: every write across it
 		# is a read-modify-write in the drive
 		pbs=$(pbs_sectors "$c")
 		[ $((chunk_s % pbs)) = 0 ] || [ $((chunk_s % lbs)) != 0 ] ||
 			{ [ $((chunk_s % 8)) != 0 ] && [ "$pbs" -le 8 ]; } ||
-			_cr_geo "a chunk of $(human "$chunk_s") is not a multiple of $c's physical block size ($((pbs * 512)) bytes): the drive reads and rewrites a block at every chunk boundary"
+			create_geo "a chunk of $(human "$chunk_s") is not a multiple of $c's physical block size ($((pbs * 512)) bytes): the drive reads and rewrites a block at every chunk boundary"
 		for id in $(drive_ids "$c" | tr ' ' '_'); do
 			other=$(awk -F'|' -v i="$id" '$1 == i {print $2; exit}' "$TMPD/drives")
 			if [ -n "$other" ]; then
@@ -317,7 +316,7 @@ cmd_create() {
 					_cr_forced="$_cr_forced$_cr_why (--force)
 "
 				else
-					_cr_no 3 "$_cr_why; refusing to create (--force accepts it)"
+					refusal 3 "$_cr_why; refusing to create (--force accepts it)"
 				fi
 				break
 			fi
@@ -333,7 +332,7 @@ cmd_create() {
 	if [ -n "$min" ]; then
 		data=$(op_data "$min" "$chunk_s" "$op")
 		[ "$data" -gt 0 ] ||
-			_cr_no 3 "a chunk of $(human "$chunk_s") is larger than $mindev holds ($(human "$min") less the 2 MiB label area and tail${op:+, and $op % spare})"
+			refusal 3 "a chunk of $(human "$chunk_s") is larger than $mindev holds ($(human "$min") less the 2 MiB label area and tail${op:+, and $op % spare})"
 	fi
 	if [ "$data" -gt 0 ]; then
 		# what a member leaves unused beyond the spare area asked for
@@ -347,22 +346,22 @@ cmd_create() {
 					_cr_forced="$_cr_forced$_cr_why (--force)
 "
 				else
-					_cr_no 3 "$_cr_why; refusing to create (--force accepts the waste)"
+					refusal 3 "$_cr_why; refusing to create (--force accepts the waste)"
 				fi
 			fi
 		done
 	fi
 	[ -n "$name" ] || name=$(next_free_name)
-	dm_exists "$name" && _cr_no 3 "a device-mapper device called $name already exists"
-	[ "$_cr_rc" = 0 ] || die "$_cr_rc" "create refused; nothing was written"
+	dm_exists "$name" && refusal 3 "a device-mapper device called $name already exists"
+	[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "create refused; nothing was written"
 	# the same name on other devices would make 'assemble NAME' ambiguous
 	# (after the devices' checks: reading every label is slow in a VM)
 	for other in $(candidates); do
 		case " $devs " in *" $other "*) continue ;; esac
 		read_label "$other" && [ "$L_NAME" = "$name" ] &&
-			_cr_no 3 "an array called $name already exists on $other (see '$PROG list')"
+			refusal 3 "an array called $name already exists on $other (see '$PROG list')"
 	done
-	[ "$_cr_rc" = 0 ] || die "$_cr_rc" "create refused; nothing was written"
+	[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "create refused; nothing was written"
 	uuid=$(newuuid)
 	members='' all=''
 	i=0
@@ -408,17 +407,16 @@ cmd_create() {
 # chunk ("" if not given), chunk_s and force of cmd_create.  Every check
 # runs before the first write.
 create_clean() {
-	_cc_rc=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES='' R_OP=''
-	_cc_no() { warn "$2"; [ "$1" -gt "$_cc_rc" ] && _cc_rc=$1; }
+	REFUSE_RC=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES='' R_OP=''
 	find_blkid
 	for d in "$@"; do
 		i=$n n=$((n + 1))
-		c=$(canon "$d") || { _cc_no 4 "$d: not a block device"; continue; }
+		c=$(canon "$d") || { refusal 4 "$d: not a block device"; continue; }
 		mm=$(majmin "$c")
-		case " $mms " in *" $mm "*) _cc_no 3 "$d: given twice"; continue ;; esac
+		case " $mms " in *" $mm "*) refusal 3 "$d: given twice"; continue ;; esac
 		mms="$mms $mm" devs="$devs $c"
 		if why=$(in_use "$c"); then
-			_cc_no 3 "$c is in use ($why); refusing to create"
+			refusal 3 "$c is in use ($why); refusing to create"
 			continue
 		fi
 		sz=$(devsize "$c")
@@ -427,17 +425,17 @@ create_clean() {
 		case $? in
 		0)
 			if [ "$L_NAME" != "$name" ]; then
-				_cc_no 3 "$c is member $L_INDEX of array $L_NAME, not of $name; refusing to relabel it"
+				refusal 3 "$c is member $L_INDEX of array $L_NAME, not of $name; refusing to relabel it"
 			elif [ "$L_INDEX" != "$i" ]; then
-				_cc_no 3 "$c is member $L_INDEX of array $name, but given as member $i (wrong order)"
+				refusal 3 "$c is member $L_INDEX of array $name, but given as member $i (wrong order)"
 			elif shadowed "$c"; then
-				_cc_no 3 "$c kept its label of $name but carries $SHADOW now: re-used since? refusing"
+				refusal 3 "$c kept its label of $name but carries $SHADOW now: re-used since? refusing"
 			elif [ -z "$_cc_ref" ]; then
 				_cc_ref=$c R_UUID=$L_UUID R_COUNT=$L_COUNT R_CHUNK=$L_CHUNK R_CREATED=$L_CREATED
 				R_OFFSET=$L_OFFSET R_DATA=$L_DATA R_MEMBERS=$L_MEMBERS R_OP=$L_OP
 			elif [ "$L_UUID|$L_COUNT|$L_CHUNK|$L_OFFSET|$L_DATA|$L_MEMBERS|$L_OP" != \
 				"$R_UUID|$R_COUNT|$R_CHUNK|$R_OFFSET|$R_DATA|$R_MEMBERS|$R_OP" ]; then
-				_cc_no 3 "$c and $_cc_ref carry labels of two different arrays called $name"
+				refusal 3 "$c and $_cc_ref carry labels of two different arrays called $name"
 			fi
 			# the drives the newest label records (none in version 1)
 			if [ "$L_GEN" -gt "$R_GEN" ]; then R_GEN=$L_GEN R_DRIVES=$L_DRIVES; fi
@@ -445,18 +443,18 @@ create_clean() {
 		3)
 			# a newer tool's label: not ours to judge
 			if [ -z "$force" ]; then
-				_cc_no 3 "$c: $L_ERR; refusing to overwrite it (--force does)"
+				refusal 3 "$c: $L_ERR; refusing to overwrite it (--force does)"
 				continue
 			fi ;;
 		esac
 		# no label, or a damaged one: a member whose label was lost
 		if why=$(foreign_signature "$c"); then
-			_cc_no 3 "$c has no label of $name and carries $why: its data was overwritten, or it is not a member of $name"
+			refusal 3 "$c has no label of $name and carries $why: its data was overwritten, or it is not a member of $name"
 			continue
 		fi
 		_cc_lost="$_cc_lost $i=$c"
 	done
-	[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
+	[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "create --assume-clean refused; nothing was written"
 	[ -n "$_cc_lost" ] || die 3 "every device still carries its label of $name: nothing to write ('$PROG assemble $name')"
 	dm_exists "$name" && die 3 "a device-mapper device called $name already exists"
 	# a member said to be lost must not be somewhere else
@@ -467,12 +465,12 @@ create_clean() {
 		label_rec "$_cc_l"
 		case " $devs " in *" $L_DEV "*) continue ;; esac
 		if [ -n "$_cc_ref" ] && [ "$L_UUID" = "$R_UUID" ]; then
-			_cc_no 3 "$L_DEV carries a label of array $name (uuid $R_UUID): that member is not lost (see '$PROG examine $L_DEV')"
+			refusal 3 "$L_DEV carries a label of array $name (uuid $R_UUID): that member is not lost (see '$PROG examine $L_DEV')"
 		elif [ -z "$_cc_ref" ] && [ "$L_NAME" = "$name" ]; then
-			_cc_no 3 "$L_DEV carries a label of an array called $name: use the devices that carry its labels"
+			refusal 3 "$L_DEV carries a label of an array called $name: use the devices that carry its labels"
 		fi
 	done <"$TMPD/others"
-	[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
+	[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "create --assume-clean refused; nothing was written"
 	if [ -z "$_cc_ref" ]; then
 		[ -n "$force" ] || die 3 "no device carries a label of array $name, so nothing can check the order and chunk; with --force and --chunk, new labels are written in the order given"
 		[ -n "$chunk" ] || die 3 "no device carries a label of array $name: give its chunk (--chunk)"
@@ -503,11 +501,11 @@ create_clean() {
 				if [ -n "$force" ]; then
 					_cc_forced="$_cc_forced$WHY: writing it anyway (--force)$NL"
 				else
-					_cc_no 3 "$WHY; --force writes it anyway"
+					refusal 3 "$WHY; --force writes it anyway"
 				fi
 			fi
 		done
-		[ "$_cc_rc" = 0 ] || die "$_cc_rc" "create --assume-clean refused; nothing was written"
+		[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "create --assume-clean refused; nothing was written"
 		printf '%s' "$_cc_forced" | while IFS= read -r l; do warn "$l"; done
 	fi
 	# every member's label, of the next generation, records the drives of

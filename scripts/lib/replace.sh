@@ -473,11 +473,10 @@ replace_start() {
 	[ "$off" = "$R_OFFSET" ] || die 3 "member $k's offset in the table ($off) is not its label's ($R_OFFSET)"
 
 	# NEW, checked as create checks a device
-	_rp_rc=0 _rp_forced=''
-	_rp_no() { warn "$2"; [ "$1" -gt "$_rp_rc" ] && _rp_rc=$1; }
-	case " $RP_MM " in *" $newmm "*) _rp_no 3 "$new is a member of $nm already" ;; esac
+	REFUSE_RC=0 _rp_forced=''
+	case " $RP_MM " in *" $newmm "*) refusal 3 "$new is a member of $nm already" ;; esac
 	if rp_built_on "$new" "$(cat "$(dm_sysdir "$nm")/dev")"; then
-		_rp_no 3 "$new is $nm itself or a device built on it; refusing to replace onto it"
+		refusal 3 "$new is $nm itself or a device built on it; refusing to replace onto it"
 	fi
 	# after a power cut with NEW gone, assemble tells OLD from NEW by the
 	# drive the newest labels record: one of them must be identifiable
@@ -489,11 +488,11 @@ replace_start() {
 		if [ -n "$force" ]; then
 			_rp_forced="$_rp_forced$_rp_why (--force)$NL"
 		else
-			_rp_no 3 "$_rp_why; refusing (--force accepts it)"
+			refusal 3 "$_rp_why; refusing (--force accepts it)"
 		fi
 	fi
 	if why=$(in_use "$new"); then
-		_rp_no 3 "$new is in use ($why); refusing to replace onto it"
+		refusal 3 "$new is in use ($why); refusing to replace onto it"
 	fi
 	find_blkid
 	restart=''
@@ -504,16 +503,16 @@ replace_start() {
 		if [ -n "$force" ]; then
 			_rp_forced="$_rp_forced$new carries $why: overwriting (--force)$NL"
 		else
-			_rp_no 3 "$new carries $why; refusing to replace onto it (--force overwrites it)"
+			refusal 3 "$new carries $why; refusing to replace onto it (--force overwrites it)"
 		fi
 	fi
 	need=$((R_OFFSET + R_DATA + TAIL))
 	sz=$(devsize "$new")
 	[ "$sz" -ge "$need" ] ||
-		_rp_no 3 "$new holds $(human "$sz"); member $k of $nm needs $(human "$need") (data at $(human "$R_OFFSET"), $(human "$R_DATA") of it, and the tail)"
+		refusal 3 "$new holds $(human "$sz"); member $k of $nm needs $(human "$need") (data at $(human "$R_OFFSET"), $(human "$R_DATA") of it, and the tail)"
 	lbs_new=$(lbs_sectors "$new") lbs_old=$(lbs_sectors "$old")
 	[ "$lbs_new" -le "$lbs_old" ] ||
-		_rp_no 3 "$new has logical blocks of $((lbs_new * 512)) bytes, larger than $old's $((lbs_old * 512)): the array's users may write smaller ones"
+		refusal 3 "$new has logical blocks of $((lbs_new * 512)) bytes, larger than $old's $((lbs_old * 512)): the array's users may write smaller ones"
 	for id in $(drive_ids "$new" | tr ' ' '_'); do
 		for d in $devs; do
 			[ "$d" = "$old" ] && continue
@@ -522,11 +521,11 @@ replace_start() {
 			if [ -n "$force" ]; then
 				_rp_forced="$_rp_forced$_rp_why (--force)$NL"
 			else
-				_rp_no 3 "$_rp_why; refusing (--force accepts it)"
+				refusal 3 "$_rp_why; refusing (--force accepts it)"
 			fi
 		done
 	done
-	[ "$_rp_rc" = 0 ] || die "$_rp_rc" "replace refused; nothing was written"
+	[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "replace refused; nothing was written"
 	printf '%s' "$_rp_forced" | while IFS= read -r l; do [ -n "$l" ] && warn "$l"; done
 	modprobe dm-mirror >/dev/null 2>&1
 	dmsetup targets 2>/dev/null | grep -q '^mirror ' ||
