@@ -43,7 +43,8 @@ erase first:
 
 Nothing is erased unless every member can be; refused (exit 3), each
 member named with what its drive supports:
-  - the array is active (stop it first); a member is mounted, swap or held;
+  - the array is active (stop it first); a member is mounted, swap, held,
+    or open by a process (a virtual machine's disk, a copy running);
   - a member is missing: --force erases the members present (the missing
     one keeps its data and its label);
   - a member is a partition, a dm, loop or md device, or a drive with no
@@ -314,6 +315,27 @@ sz_mib() {
 	esac
 }
 
+# sz_openers DEV: prints the processes that hold DEV or one of its
+# partitions open ("pid 123 (qemu-system-x86)"), and is false when none
+# does: a device open elsewhere (a virtual machine's disk, a copy running)
+# shows in no holder or mount.  One ls for every process's descriptors.
+sz_openers() {
+	_so_s=$(sysdir "$1") || return 1
+	_so_n=${_so_s##*/}
+	_so_p=$(ls -l /proc/[0-9]*/fd/ 2>/dev/null | awk -v n="$_so_n" -v me="$$" '
+		/^\/proc\/[0-9]+\/fd\/?:$/ { split($0, a, "/"); pid = a[3]; next }
+		pid != me && / -> \/dev\// {
+			t = $NF; sub(/^\/dev\//, "", t)
+			if ((t == n || (index(t, n) == 1 && substr(t, length(n) + 1) ~ /^p?[0-9]+$/)) && !seen[pid]++) print pid
+		}')
+	[ -n "$_so_p" ] || return 1
+	for _so in $_so_p; do
+		read_attr "/proc/$_so/comm"
+		printf 'pid %s (%s) ' "$_so" "$V"
+	done
+	echo
+}
+
 # sz_confirm NAME: the name typed on the terminal must be NAME
 # (SSDSTRIPE_TTY names a file to read the answer from instead: tests)
 sz_confirm() {
@@ -370,6 +392,9 @@ cmd_sanitize() {
 	if is_array "$_sz_name"; then
 		die 3 "sanitize refused: array $_sz_name is active (/dev/mapper/$_sz_name): stop it first ('$PROG stop $_sz_name').  Nothing was erased"
 	fi
+	# udev probes a device for a moment after each change (a stop, a dm
+	# device removed): let it finish, or its open would refuse a member
+	command -v udevadm >/dev/null 2>&1 && udevadm settle --timeout=10 >/dev/null 2>&1
 	# shellcheck disable=SC2046 # a list of device paths
 	collect $(candidates)
 	_sz_u=$(label_awk -v n="$_sz_name" '$NAME == n && $UUID != "" {print $UUID}' \
@@ -410,6 +435,11 @@ cmd_sanitize() {
 		_sz_d=$L_DEV _sz_k=$L_INDEX
 		if _sz_why=$(in_use "$_sz_d"); then
 			warn "member $_sz_k, $_sz_d: in use ($_sz_why)"
+			_sz_no=1
+			continue
+		fi
+		if _sz_why=$(sz_openers "$_sz_d"); then
+			warn "member $_sz_k, $_sz_d: in use: open by ${_sz_why% } (end it first)"
 			_sz_no=1
 			continue
 		fi
