@@ -322,6 +322,7 @@ sz_mib() {
 sz_openers() {
 	_so_s=$(sysdir "$1") || return 1
 	_so_n=${_so_s##*/}
+	# shellcheck disable=SC2012 # ls -l shows where each descriptor leads; /proc's names are numbers
 	_so_p=$(ls -l /proc/[0-9]*/fd/ 2>/dev/null | awk -v n="$_so_n" -v me="$$" '
 		/^\/proc\/[0-9]+\/fd\/?:$/ { split($0, a, "/"); pid = a[3]; next }
 		pid != me && / -> \/dev\// {
