@@ -17,7 +17,7 @@ export PATH="${PATH:-/usr/sbin:/usr/bin:/sbin:/bin}:/usr/sbin:/usr/bin:/sbin:/bi
 # usage from its help_NAME; 'help' lists them with those usage lines; the
 # bash completion reads them from 'help'; tests/command-list checks the
 # man page's synopsis and command list against it.
-COMMANDS='create assemble stop wipe list table examine status detail iostat clear replace scrub monitor config history'
+COMMANDS='create assemble stop wipe sanitize list table examine status detail iostat clear replace scrub monitor config history'
 is_command() {
 	case $1 in '' | *[!a-z]*) return 1 ;; esac
 	case " $COMMANDS " in *" $1 "*) return 0 ;; esac
