@@ -357,23 +357,17 @@ sz_confirm() {
 		die 3 "sanitize refused: '$_sc_a' is not $1.  Nothing was erased"
 }
 
+opt_sanitize() {
+	case $1 in
+	--yes) _sz_yes=1 ;;
+	--force) _sz_force=1 ;;
+	--method) _sz_method=$2 ;;
+	'') _sz_args="$_sz_args $2" ;;
+	esac
+}
 cmd_sanitize() {
 	_sz_yes='' _sz_force='' _sz_method='' _sz_args=''
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--yes | -y) _sz_yes=1; shift ;;
-		--force | -f) _sz_force=1; shift ;;
-		--method) [ $# -ge 2 ] || usage_die "--method needs a value"; _sz_method=$2; shift 2 ;;
-		--method=*) _sz_method=${1#*=}; shift ;;
-		-h | --help) help_sanitize; exit 0 ;;
-		--)
-			shift
-			for a in "$@"; do _sz_args="$_sz_args $a"; done
-			break ;;
-		-?*) usage_die "unknown option $1" ;;
-		*) _sz_args="$_sz_args $1"; shift ;;
-		esac
-	done
+	opts opt_sanitize '--yes|-y --force|-f --method=' "$@"
 	case $_sz_method in
 	'' | format | sanitize | ata) ;;
 	*) usage_die "unknown method '$_sz_method' (format, sanitize or ata)" ;;
