@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: an array's record and the one list of its fields,
 # beside the members' (member.sh): status and detail (--json and detail's
@@ -62,6 +62,7 @@ array_feat() { printf '%s\n' "$A_FEATS" | awk -v k="$1" '$1 == k {print $2; exit
 # "key":value pairs separated by commas (the caller adds the braces and
 # what follows)
 array_json() {
+	local _aj_sep _aj_n _aj_j _aj_in
 	_aj_sep=''
 	while IFS='|' read -r _aj_n _aj_j _aj_in _; do
 		case $_aj_in in *"$1"*) ;; *) continue ;; esac
@@ -81,6 +82,7 @@ EOF
 
 # array_rows: detail's rows of the array's fields
 array_rows() {
+	local _ar_n _ar_d
 	while IFS='|' read -r _ar_n _ _ _ar_d _; do
 		[ "$_ar_d" != - ] || continue
 		eval "_ar_v=\${A_$_ar_n-}"
@@ -101,6 +103,7 @@ EOF
 
 # array_prom LABELS: the array's samples, each labelled LABELS
 array_prom() {
+	local _ap_n _ap_m _ap_v
 	while IFS='|' read -r _ap_n _ _ _ _ap_m _; do
 		[ "$_ap_m" != - ] || continue
 		_ap_v=''
@@ -113,6 +116,7 @@ EOF
 # array_metric_defs: "NAME TYPE HELP" of every array metric, for
 # metric_defs
 array_metric_defs() {
+	local _ad_m _ad_h _ad_t
 	while IFS='|' read -r _ _ _ _ _ad_m _ad_h; do
 		[ "$_ad_m" != - ] || continue
 		_ad_t=${_ad_m#*:}

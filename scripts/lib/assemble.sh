@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe assemble: activate arrays from their labels (by name, --scan,
 # devices, --boot), and the command line of every assemble mode;
@@ -71,6 +71,7 @@ EOF
 # Prints the refusal and returns 3 if the set is wrong, 4 if members are
 # missing (MISSING lists them), 0 if complete (ORDERED = devs by index).
 check_set() {
+	local _cs_l _r_dev _r_name _r_count _r_chunk _r_off _r_data _r_members _cs_seen _cs_f _cs_k _cs_v _cs_pos _cs_dup _cs_i
 	MISSING='' ORDERED=''
 	label_awk -v u="$1" '$UUID == u' "$TMPD/labels" |
 		sort -t'|' -k"$LABEL_COL_INDEX,${LABEL_COL_INDEX}n" >"$TMPD/set"
@@ -141,6 +142,7 @@ check_set() {
 # label.rst, "Replacing a member").  Two claims it cannot decide stay, and
 # check_set refuses them as a duplicated member.
 set_losers() {
+	local _sl_t _sl_why _sl_l _sl_by
 	: >"$TMPD/losers.$1"
 	label_awk '
 		$STATE == "copying" || $STATE == "replaced" { print "L|" $STATE "|" $0; next }
@@ -182,6 +184,7 @@ set_losers() {
 # newest labels identify no drive (version 1, a device-mapper device
 # without a uuid), nothing can be told and the label stays.
 set_superseded() {
+	local _ss_max _ss_l _ss_by
 	_ss_max=$(label_awk '{ if ($GEN + 0 > m) m = $GEN + 0 } END { print m + 0 }' "$TMPD/set")
 	: >"$TMPD/set.out"
 	cp "$TMPD/set" "$TMPD/set.scan"
@@ -208,6 +211,7 @@ set_superseded() {
 # UUID: keep the one on the drive the labels record for it, when exactly
 # one is
 set_tie() {
+	local _st_k _st_ok _st_n
 	for _st_k in $(label_awk '{print $INDEX}' "$TMPD/set" | sort | uniq -d); do
 		if ! rec_ident "$1" "$_st_k" || ! ident_known; then continue; fi
 		_st_ok='' _st_n=0
@@ -235,6 +239,7 @@ set_tie() {
 # with a damaged one) does it name the 'create --assume-clean' that writes
 # the labels back.  Reads $TMPD/set, $TMPD/idents and $TMPD/damaged.
 missing_members() {
+	local _mm_cmd _mm_rest _mm_i _mm_at _mm_u _mm_w _mm_found _mm_n _mm_d _mm_s _mm_why _mm_c _mm_k _mm_count _mm_r
 	_mm_cmd=1 _mm_rest=''
 	for _mm_i in $MISSING; do
 		_mm_at=''
@@ -327,6 +332,7 @@ missing_members() {
 # with the drive its labels record: "member 3 (Samsung SSD 990 PRO, serial
 # S6Z2NJ0W)"
 missing_words() {
+	local _mw _mw_i
 	_mw=''
 	for _mw_i in $MISSING; do
 		if rec_ident "$1" "$_mw_i"; then
@@ -342,6 +348,7 @@ missing_words() {
 # set_table: the table of the set check_set accepted, members as
 # major:minor as dmsetup prints them, so it reads the same live or not
 set_table() {
+	local _t_l _t_d
 	IFS= read -r _t_l <"$TMPD/set"
 	label_rec "$_t_l"
 	printf '0 %s ssdstripe %s %s' $((L_DATA * L_COUNT)) "$L_COUNT" "$L_CHUNK"
@@ -351,6 +358,7 @@ set_table() {
 
 # activate UUID (after check_set returned 0; $TMPD/set and ORDERED are its)
 activate() {
+	local _a_l _a_name _a_size _a_act _a_d _a_why _a_table _a_err _a_list
 	IFS= read -r _a_l <"$TMPD/set"
 	label_rec "$_a_l"
 	_a_name=$L_NAME _a_size=$((L_DATA * L_COUNT))
@@ -393,6 +401,7 @@ activate() {
 # found on DEV... (exact mode when WANTED_NAMES is "", checking that DEV...
 # is one whole array), waiting up to TIMEOUT seconds for missing members.
 assemble_set() {
+	local _as_want _as_timeout _as_t0 _as_wait _as_d _as_rc
 	_as_exact='' _as_want=$1 _as_timeout=$2
 	[ -z "$1" ] && _as_exact=1
 	shift 2
@@ -442,6 +451,7 @@ udev_idle() {
 # (all of $TMPD/shadowed when UUID is "") that carry another signature are
 # not taken
 refuse_shadowed() {
+	local _rs_l _rs_of
 	while IFS= read -r _rs_l; do
 		label_rec "$_rs_l"
 		[ -z "$1" ] || [ "$L_UUID" = "$1" ] || continue
@@ -463,6 +473,7 @@ refuse_shadowed() {
 # wanted has members here but not all (waiting can complete it), empty
 # when what is missing is arrays no label names.
 assemble_found() {
+	local _af_rc _af_incomplete _af_d _af_why _af_uuids _af_l _af_bad _af_n _af_u _af_act _af_c _af_w _af_nm
 	_af_rc=0 _af_incomplete='' AF_WAITING=''
 	if [ -n "$2" ]; then
 		# exact: every device must be labelled and of one array
@@ -568,6 +579,7 @@ opt_assemble() {
 	esac
 }
 cmd_assemble() {
+	local _sc_act
 	scan='' boot='' late='' incr='' export='' timeout='' _ca_ops=''
 	opts opt_assemble '--scan|-s --boot --boot-late --incremental --export --timeout=' "$@"
 	set -f

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: boot policy: which arrays boot assembles (the
 # configuration's ARRAY, AUTO, BOOT and TIMEOUT, the kernel command line's
@@ -13,6 +13,7 @@
 # CONF_ARRAYS (the ARRAY lines: NAME or uuid=UUID words) and CONF_AUTO
 # (yes or no: whether boot assembles the arrays nothing lists)
 boot_selection() {
+	local _bs_sel _bs_out _bs_l _bs_a
 	_bs_sel='' BOOT_TIMEOUT='' CMDLINE_NONE='' CONF_ARRAYS='' CONF_AUTO=''
 	# its problems said, with their lines, and boot goes on
 	conf_warn_once
@@ -59,6 +60,7 @@ EOF
 # assemble_found: the ARRAY lines (NAME or uuid=UUID) and the names BOOT
 # (or ssdstripe.assemble=) gives the initramfs
 boot_wanted() {
+	local _bw
 	_bw=$CONF_ARRAYS
 	case $BOOT_SEL in all | none) ;; *) _bw="$_bw $BOOT_SEL" ;; esac
 	echo "$_bw" | tr ' ' '\n' | sed '/^$/d; s/^[Uu][Uu][Ii][Dd]=/uuid=/; s/^name=//' |
@@ -68,6 +70,7 @@ boot_wanted() {
 # boot_allowed NAME UUID: may boot-time assembly (--boot-late,
 # --incremental) take array NAME (UUID)?  Listed, or AUTO yes.
 boot_allowed() {
+	local _ba
 	[ "$CONF_AUTO" = yes ] && return 0
 	for _ba in $(boot_wanted); do
 		case $_ba in
@@ -85,6 +88,7 @@ boot_allowed() {
 # without waiting (udev's --incremental assembles one whose last member
 # comes later).  The exit status is the listed arrays' alone.
 assemble_boot_late() {
+	local _bl_want _bl_rc _bl_names _bl_did _bl_un _bl_u _bl_n _bl_act
 	if [ -n "$CMDLINE_NONE" ]; then
 		say "ssdstripe: boot assembly disabled (ssdstripe.assemble=none)"
 		return 0

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: what every command needs: the configuration path,
 # messages, the temporary directory, sizes, names and times.  Sourced by
@@ -46,6 +46,7 @@ usage_lines() {
 # word that starts with - is refused (exit 2).  What the user gives is
 # only ever compared with SPEC's words, never used as a pattern or code.
 opts() {
+	local _op_h _op_spec _op_a _op_k _op_eq _op_n _op_val _op_w _op_wv _op_r
 	_op_h=$1 _op_spec=$2
 	shift 2
 	while [ $# -gt 0 ]; do
@@ -125,6 +126,7 @@ trap 'exit 130' INT TERM
 # go without TMPDIR: /tmp, and /run for what runs at boot (tmp_at_boot).
 TMP_DEFAULT=/tmp
 tmpdir() {
+	local _tp
 	[ -n "$TMPD" ] && return 0
 	for _tp in "${TMPDIR:-$TMP_DEFAULT}" /run /tmp /dev/shm; do
 		TMPD=$(mktemp -d "$_tp/ssdstripe.XXXXXX" 2>/dev/null) && return 0
@@ -145,6 +147,7 @@ tmp_at_boot() { TMP_DEFAULT=/run; }
 # to_sectors SIZE: 128s, 64K, 1M, 1G, 1T (binary units, an optional
 # trailing B or iB: 64KiB), plain number = KiB (as mdadm --chunk)
 to_sectors() {
+	local _ts _tm
 	_ts=${1%[iI][bB]}
 	[ "$_ts" = "$1" ] && case $_ts in *[kKmMgGtT][bB]) _ts=${_ts%?} ;; esac
 	case $_ts in

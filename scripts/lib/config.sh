@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe config: the configuration file ($CONF, ssdstripe.conf(5)) read,
 # checked line by line, and written from the active arrays.  POSIX sh and
@@ -18,6 +18,7 @@ SMART_SPARE_MARGIN:count:10'
 
 # conf_kind KEY: CONF_KIND = KEY's kind in CONF_KEYS (empty: no keyword)
 conf_kind() {
+	local _ck
 	CONF_KIND=''
 	for _ck in $CONF_KEYS; do
 		case $_ck in "$1":*) _ck=${_ck#*:}; CONF_KIND=${_ck%%:*}; return 0 ;; esac
@@ -28,6 +29,7 @@ conf_kind() {
 # configuration file: the rest of the line, words and all, without its
 # comment (a # after a blank) unless KEY's value is text
 conf_value() {
+	local _cv_t
 	[ -r "$CONF" ] || return 0
 	conf_kind "$1"
 	_cv_t=0
@@ -135,6 +137,7 @@ conf_problems() {
 # the file and its line; CONF_BAD is their count; false when FILE cannot
 # be checked
 conf_say() {
+	local _cf_out _cf_l
 	CONF_BAD=0
 	_cf_out=$(conf_problems "$1") || return 1
 	[ -n "$_cf_out" ] || return 0
@@ -158,6 +161,7 @@ conf_warn_once() {
 # conf_scan: an ARRAY line for each active array made by this tool (its
 # uuid, its name in a comment), to add to the configuration file
 conf_scan() {
+	local _cs_a _cs_u
 	for _cs_a in $(active_arrays); do
 		_cs_u=$(array_uuid "$_cs_a")
 		if [ -n "$_cs_u" ]; then

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe create: make a new array, or write lost labels back
 # (--assume-clean).
@@ -85,6 +85,7 @@ EOF
 # util-linux blkdiscard and its -f (no check for signatures: create --force
 # has judged the device already); busybox blkdiscard has no -f and checks none
 blkdiscard_cmd() {
+	local _bc
 	for _bc in /usr/sbin/blkdiscard /sbin/blkdiscard "$(command -v blkdiscard 2>/dev/null)"; do
 		{ [ -n "$_bc" ] && [ -x "$_bc" ]; } || continue
 		if "$_bc" -V 2>&1 | grep -q util-linux && "$_bc" -h 2>&1 | grep -q -- '--force'; then
@@ -101,6 +102,7 @@ blkdiscard_cmd() {
 # PCT % of its space past the label area kept spare: the rest, in whole
 # chunks (PCT empty or 0: all of it)
 op_data() {
+	local _od
 	_od=$(($1 - DATA_OFFSET - TAIL))
 	[ "$_od" -gt 0 ] || { echo 0; return; }
 	# PCT % of it spare, in two steps so that nothing overflows
@@ -118,6 +120,7 @@ valid_op() {
 # told (then the area is spare only if never written).  The array never
 # reads or writes there: safe while it runs.
 op_discard() {
+	local _odd_from _odd_to _odd_len _odd_bd _odd_e
 	_odd_from=$2 _odd_to=$(($(devsize "$1") - TAIL))
 	[ "$_odd_to" -gt "$_odd_from" ] || return 0
 	_odd_len=$((_odd_to - _odd_from))
@@ -156,6 +159,7 @@ trim_device() { # trim_device DEV: discard it all, with progress
 }
 
 next_free_name() {
+	local _nf
 	_nf=0
 	while :; do
 		if ! dm_exists "ss$_nf" && ! scan_names | grep -qxF -e "ss$_nf"; then
@@ -167,6 +171,7 @@ next_free_name() {
 }
 # names of labelled arrays on this system (active or not)
 scan_names() {
+	local _sn
 	for _sn in $(candidates); do
 		read_label "$_sn" >/dev/null 2>&1 && echo "$L_NAME"
 	done | sort -u
@@ -176,6 +181,7 @@ scan_names() {
 # wipe_partition_labels DEV: zero our labels found inside DEV's partitions,
 # before the partition table that shows them goes away
 wipe_partition_labels() {
+	local _wp _wp_what
 	for _wp in $(partitions_of "$1"); do
 		{ [ -b "/dev/$_wp" ] && label_magic "/dev/$_wp"; } || continue
 		if read_label "/dev/$_wp"; then
@@ -191,6 +197,7 @@ wipe_partition_labels() {
 # drop_partitions DEV: make the kernel forget DEV's partitions once its
 # partition table is zeroed (blockdev --rereadpt, else partx -d)
 drop_partitions() {
+	local _dr_e _dr_left
 	[ -n "$(partitions_of "$1")" ] || return 0
 	_dr_e=''
 	command -v blockdev >/dev/null 2>&1 && _dr_e=$(blockdev --rereadpt "$1" 2>&1)
@@ -205,6 +212,7 @@ drop_partitions() {
 # drive_ids DEV: "serial:X" and "wwn:X" lines of the physical drive under
 # DEV (a partition's disk); nothing where sysfs has neither (dm, loop)
 drive_ids() {
+	local _di _di_f
 	_di=$(sysdir "$1") || return 0
 	[ -e "$_di/partition" ] && _di=${_di%/*}
 	drive_serial "$_di" && echo "serial:$V"
@@ -250,6 +258,7 @@ create_geo() {
 	fi
 }
 cmd_create() {
+	local _cr_cw _cr_why _cr_all
 	name='' chunk='' trim='' force='' args='' clean='' op=''
 	opts opt_create '--name= --chunk= --overprovision= --trim --force|-f --assume-clean' "$@"
 	[ -n "$args" ] || usage_die "create needs at least one device"
@@ -407,6 +416,7 @@ cmd_create() {
 # chunk ("" if not given), chunk_s and force of cmd_create.  Every check
 # runs before the first write.
 create_clean() {
+	local _cc_ref _cc_lost _cc_new _cc_l _cc_data _cc_forced _cc_which
 	REFUSE_RC=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES='' R_OP=''
 	find_blkid
 	for d in "$@"; do
@@ -547,6 +557,7 @@ create_clean() {
 # array (R_DRIVES, from R_GEN) records for lost member I; else false, and
 # WHY says why it cannot be told or what differs
 create_clean_ident() {
+	local _ci_at
 	WHY=''
 	if [ -z "$R_DRIVES" ]; then
 		WHY="labels of version 1 record no drive identity: cannot tell that $2 is the lost member $1 of $name"

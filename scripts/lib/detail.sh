@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe detail: one active array's whole picture.
 
@@ -61,6 +61,7 @@ opt_detail() {
 	esac
 }
 cmd_detail() {
+	local _de_first
 	json='' nm='' _de_scan=''
 	opts opt_detail '--json --scan' "$@"
 	if [ -n "$_de_scan" ]; then

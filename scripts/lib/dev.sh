@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: block devices: sysfs paths, sizes, names, the
 # devices a label may be on, partitions, zeroing sectors.
@@ -7,6 +7,7 @@
 # ---- devices -----------------------------------------------------------
 # sysdir DEV -> /sys/class/block/<name> of a block device node or path
 sysdir() {
+	local _sd_mm _sd_d
 	[ -b "$1" ] || return 1
 	_sd_mm=$(stat -L -c '%t:%T' "$1" 2>/dev/null) || return 1
 	_sd_mm=$(printf '%d:%d' "0x${_sd_mm%:*}" "0x${_sd_mm#*:}")
@@ -18,6 +19,7 @@ majmin() { cat "$(sysdir "$1")/dev"; }
 devsize() { cat "$(sysdir "$1")/size"; }	# sectors
 # queue directory (a partition uses its disk's)
 queuedir() {
+	local _qd
 	_qd=$(sysdir "$1") || return 1
 	[ -e "$_qd/partition" ] && _qd=${_qd%/*}
 	echo "$_qd/queue"
@@ -25,12 +27,14 @@ queuedir() {
 lbs_sectors() { echo $(($(cat "$(queuedir "$1")/logical_block_size") / 512)); }
 # physical block size in sectors (the logical one where sysfs has none)
 pbs_sectors() {
+	local _pb
 	_pb=$(cat "$(queuedir "$1")/physical_block_size" 2>/dev/null) || _pb=0
 	[ "$_pb" -ge 512 ] 2>/dev/null || { lbs_sectors "$1"; return; }
 	echo $((_pb / 512))
 }
 # canonical /dev path of a device given as a path or a name
 canon() {
+	local _cn_s
 	case $1 in
 	/*) _cn=$1 ;;
 	*) _cn=/dev/$1 ;;
@@ -42,6 +46,7 @@ canon() {
 # devpath NAME: /dev path of a kernel block device name, dm devices by their
 # /dev/mapper name (what people gave and will recognise in messages)
 devpath() {
+	local _dp
 	if [ -r "/sys/class/block/$1/dm/name" ]; then
 		_dp=/dev/mapper/$(cat "/sys/class/block/$1/dm/name")
 		[ -b "$_dp" ] && { echo "$_dp"; return 0; }
@@ -50,6 +55,7 @@ devpath() {
 }
 # human name: dm-N devices by their dm name
 prettyname() {
+	local _pn
 	_pn=${1##*/}
 	if [ -r "/sys/class/block/$_pn/dm/name" ]; then
 		echo "mapper/$(cat "/sys/class/block/$_pn/dm/name")"
@@ -82,6 +88,7 @@ sysfs_word() {
 # drive_serial SYSDIR: V = the serial number of the drive whose sysfs
 # directory (a whole disk's) is SYSDIR; false where it has none (dm, loop)
 drive_serial() {
+	local _ds
 	for _ds in "$1/device/serial" "$1/device/device/serial" "$1/serial" "$1/device/vpd_pg80"; do
 		sysfs_word "$_ds" && return 0
 	done
@@ -91,6 +98,7 @@ drive_serial() {
 
 # every block device a label could be on (whole disks, partitions, dm)
 candidates() {
+	local _c _ch
 	for _c in /sys/class/block/*; do
 		[ -e "$_c/dev" ] || continue
 		_cn=${_c##*/}
@@ -111,6 +119,7 @@ candidates() {
 
 # partitions_of DEV: kernel names of the partitions of a whole disk
 partitions_of() {
+	local _po_s _po_p
 	_po_s=$(sysdir "$1") || return 0
 	for _po_p in "$_po_s"/"${_po_s##*/}"*; do
 		[ -e "$_po_p/partition" ] && echo "${_po_p##*/}"
@@ -120,6 +129,7 @@ partitions_of() {
 
 # zero_range DEV START SECTORS: zero them; dd's own error on stderr
 zero_range() {
+	local _zr_e
 	_zr_e=$(dd if=/dev/zero of="$1" bs=512 seek="$2" count="$3" conv=notrunc,fsync 2>&1) && return 0
 	printf '%s\n' "$_zr_e" | grep -vE 'records (in|out)|bytes .* copied' >&2
 	return 1

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: device-mapper and the kernel's view of an array:
 # the target, active arrays, their sysfs directory and state snapshot.
@@ -9,6 +9,7 @@ DM_UUID_PREFIX=SSDSTRIPE-
 # ---- device-mapper -----------------------------------------------------
 have_target() { dmsetup targets 2>/dev/null | grep -q '^ssdstripe '; }
 load_module() {
+	local _lm_e
 	have_target && return 0
 	modprobe dm-mod >/dev/null 2>&1
 	_lm_e=$(modprobe dm-ssdstripe 2>&1)
@@ -23,6 +24,7 @@ dm_uuid() { dmsetup info -c --noheadings -o uuid "$1" 2>/dev/null; }
 # array_uuid NAME: the UUID of the array's label (from its dm UUID), or
 # nothing for a raw dmsetup array
 array_uuid() {
+	local _au
 	_au=$(dm_uuid "$1")
 	case $_au in "$DM_UUID_PREFIX"*) echo "${_au#"$DM_UUID_PREFIX"}" ;; esac
 }
@@ -33,6 +35,7 @@ active_name_of_uuid() {
 }
 dm_exists() { dmsetup info "$1" >/dev/null 2>&1; }
 dm_sysdir() {
+	local _dd
 	_dd=$(dmsetup info -c --noheadings -o major,minor --separator : "$1" 2>/dev/null) || return 1
 	_dd=$(readlink -f "/sys/dev/block/$(echo "$_dd" | tr -d ' ')") || return 1
 	echo "$_dd"
@@ -50,6 +53,7 @@ is_array() { active_arrays | grep -qxF -e "$1"; }
 # state, ok -> optimal), so the two always agree.  Since sysfs ABI 3 a
 # member may be stalled: reads or writes wait on it, none completes.
 snapshot() {
+	local _sp_n _sp_m _sp_w _sp_i _sp_s _sp_r _sp_a
 	_sp_n=$(cat "$1/member_count" 2>/dev/null) || return 1
 	_sp_m='' _sp_w=0 _sp_i=0
 	while [ "$_sp_i" -lt "$_sp_n" ]; do

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe examine: print a device's label.
 
@@ -19,6 +19,7 @@ EOF
 # examine_drives DEV: after read_label DEV, a line per member its label
 # records a drive for: the drive, and where it is now
 examine_drives() {
+	local _ed_uuid _ed_index _ed_drives _ed_l _ed_k _ed_w _ed_at _ed_r _ed_n _ed_d _ed_s
 	if [ "$L_VERSION" = 1 ]; then
 		say "  (a label of version 1 records no member's drive)"
 		return 0
@@ -71,6 +72,7 @@ EOF
 
 opt_examine() { _ex_devs="$_ex_devs $2"; }
 cmd_examine() {
+	local _ex_rc
 	_ex_devs=''
 	opts opt_examine '' "$@"
 	[ -n "$_ex_devs" ] || usage_die "examine needs a device"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe history: what was done to the arrays and what the monitor saw
 # happen to them, kept across reboots, as 'zpool history' and 'zpool
@@ -34,6 +34,7 @@ hist_field() {
 # never fails the command that calls it (the history is a record, not a
 # condition), but says once why it cannot be kept
 history_add() {
+	local _ha_t _ha_l _ha_p _ha_f
 	_ha_t=$(date -u '+%Y-%m-%dT%H:%M:%SZ' 2>/dev/null) || _ha_t=-
 	_ha_l="$_ha_t	$(hist_field "$1")	$(hist_field "$2")	$(hist_field "$3")	$(hist_field "$4")	$(hist_field "$5")	$(hist_field "$6")"
 	_ha_p=${SSDSTRIPE_RUNDIR:-/run/ssdstripe}/history.pending
@@ -53,6 +54,7 @@ history_add() {
 # history_flush PENDING LOG: what waited in PENDING appended to LOG (one
 # process takes it: mv is atomic); false when LOG cannot be written
 history_flush() {
+	local _hf_t
 	[ -s "$1" ] || return 0
 	_hf_t=$1.$$
 	mv "$1" "$_hf_t" 2>/dev/null || return 0
@@ -68,6 +70,7 @@ history_flush() {
 
 # history_rotate LOG: LOG to LOG.1 (.1 to .2, ...) once it holds HIST_MAX bytes
 history_rotate() {
+	local _hr_i
 	_hr_s=$(wc -c <"$1" 2>/dev/null) || return 0
 	[ "$_hr_s" -ge "$HIST_MAX" ] || return 0
 	_hr_i=$HIST_KEEP
@@ -107,6 +110,7 @@ opt_history() {
 	esac
 }
 cmd_history() {
+	local _hi_f _hi_files _hi_i _hi_p
 	_hi_json='' _hi_names=''
 	opts opt_history '--json' "$@"
 	_hi_f=$HIST_DIR/history.log

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: a member's drive identity (Documentation/ssdstripe-
 # label.rst, "Drive identity"): what sysfs says a device is, the compact
@@ -24,6 +24,7 @@
 # ident_clean SEP: V as printable ASCII, every run of white space (and of
 # anything else) one SEP, trimmed.  No process for the usual characters.
 ident_clean() {
+	local _icl _icl_ifs _icl_w
 	case $V in
 	*[!A-Za-z0-9\ ._:/+,\(\)-]*) V=$(printf '%s' "$V" | LC_ALL=C tr -c '!-~' ' ') ;;
 	esac
@@ -41,6 +42,7 @@ ident_none() { D_SIZE='' D_TYPE=other D_ID='' D_SERIAL='' D_PART='' D_MODEL=''; 
 # ident_of DEV: D_* of block device DEV (a /dev path, or its sysfs
 # directory); false when it has no sysfs directory
 ident_of() {
+	local _io _io_f
 	ident_none
 	if [ -d "$1" ]; then
 		_io=$1
@@ -86,6 +88,7 @@ ident_line() {
 # ident_parse LINE: I_* of a label's identity line (unknown words before
 # model: are ignored: a later version may add some)
 ident_parse() {
+	local _ip _ip_w
 	I_SIZE='' I_TYPE=other I_ID='' I_SERIAL='' I_PART='' I_MODEL='' _ip=$1
 	while [ -n "$_ip" ]; do
 		case $_ip in
@@ -125,6 +128,7 @@ ident_match() {
 # name a member's drive: "Samsung SSD 990 PRO, serial S6Z2NJ0W",
 # "a device-mapper device, no serial", "..., partition 2"
 ident_words() {
+	local _iw_t _iw_s _iw_p _iw_m
 	if [ "${1:-}" = D ]; then
 		_iw_t=$D_TYPE _iw_id=$D_ID _iw_s=$D_SERIAL _iw_p=$D_PART _iw_m=$D_MODEL _iw_size=$D_SIZE
 	else
@@ -155,6 +159,7 @@ ident_full() {
 # $TMPD/idents record for member K (the highest generation's); false when
 # none records it (labels of version 1)
 rec_ident() {
+	local _ri
 	_ri=$(awk -v u="$1" -v k="$2" '$1 == u && $3 == k && (!n || $2 + 0 > g) {
 		g = $2 + 0; n = 1; sub(/^[^ ]+ [^ ]+ [^ ]+ /, ""); l = $0 }
 		END { if (n) print l; else exit 1 }' "$TMPD/idents" 2>/dev/null) || return 1
@@ -163,6 +168,7 @@ rec_ident() {
 # drives_ident DRIVES K: I_* = member K's line of DRIVES (L_DRIVES form,
 # "K=identity" lines); false when there is none
 drives_ident() {
+	local _dx_l
 	while IFS= read -r _dx_l; do
 		[ "${_dx_l%%=*}" = "$2" ] || continue
 		ident_parse "${_dx_l#*=}"
@@ -176,6 +182,7 @@ EOF
 # ident_find: the kernel names of the block devices that are the drive
 # I_* records, held or not, wherever they are now
 ident_find() {
+	local _if
 	ident_known || return 0
 	for _if in /sys/class/block/*; do
 		read_attr "$_if/size" || continue

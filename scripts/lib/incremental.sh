@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: assemble --incremental, what the udev rule runs for
 # each block device that appears: one device at a time, its array
@@ -19,6 +19,7 @@
 # udev database then says why a disk's array was or was not assembled, and
 # a disk without it was never looked at (or the tool failed).
 assemble_incremental() {
+	local _in_s _in_h _in_u _in_n
 	_in_out=1
 	if [ -n "${2:-}" ]; then
 		exec 3>&1 1>&2

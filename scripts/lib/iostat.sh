@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe iostat: a live per-member view, as 'zpool iostat -v -l' and
 # 'iostat -x' give one: rates, latency percentiles from the kernel's
@@ -43,6 +43,7 @@ EOF
 # MODE text, hist or json; with PREV empty (the first look) it prints
 # nothing
 iostat_report() {
+	local _is_dirs _is_d
 	# the members' devices, from their block links, in one ls
 	_is_dirs=$(awk '{print $2 "/members"}' "$1")
 	# shellcheck disable=SC2046 # the member directories are words
@@ -220,6 +221,7 @@ opt_iostat() {
 	esac
 }
 cmd_iostat() {
+	local _io_n _io_s _io_k
 	_io_mode=text _io_names='' _io_int='' _io_cnt=''
 	opts opt_iostat '--histogram|-w --json' "$@"
 	tmpdir

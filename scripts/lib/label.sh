@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: the on-disk label (Documentation/ssdstripe-label.rst):
 # reading, checking and making one, and reading every device's.
@@ -41,6 +41,7 @@ LABEL_OPTIONAL=' STATE REPLACING REPBY REPAT OP '
 # Returns 0 valid, 1 no label, 2 damaged (L_ERR says why), 3 unsupported
 # version.
 read_label() {
+	local _rl_first _rl_body _rl_sum _rl_kv _rl_seen _rl_l _rl_k _rl_n
 	L_ERR='' L_TEXT='' L_VERSION='' L_DRIVES=''
 	L_TEXT=$(label_text "$1") || return 1
 	_rl_first=${L_TEXT%%"$NL"*}
@@ -97,6 +98,7 @@ EOF
 # version (L_CREATED empty: now; L_GEN empty: 1), the L_DRIVES lines after
 # the keys
 label_block() {
+	local _lb_body _lb_kv _lb_d
 	_lb_body="$MAGIC $LABEL_VERSION"
 	for _lb_kv in $LABEL_KEYS; do
 		eval "_lb_v=\${L_${_lb_kv#*:}-}"
@@ -123,6 +125,7 @@ EOF
 # a device; false, with L_ERR, when a label would not fit its block (then
 # no member may be written).  label_write DEV I then writes label I to DEV.
 labels_make() {
+	local _lk_i _lk_d _lk_n
 	L_DRIVES='' _lk_i=0
 	for _lk_d in $1; do
 		ident_of "$_lk_d" || ident_none
@@ -142,6 +145,7 @@ labels_make() {
 	return 0
 }
 label_write() {
+	local _lw_e
 	_lw_e=$(dd if="$TMPD/label.$2" of="$1" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) &&
 		return 0
 	L_ERR=$(printf '%s\n' "$_lw_e" | tail -n 1)
@@ -178,6 +182,7 @@ EOF
 }
 # label_record: the L_* fields as a label record line
 label_record() {
+	local _lr _lr_f
 	_lr=$L_DEV
 	for _lr_f in $LABEL_FIELDS; do
 		[ "$_lr_f" = DEV ] || eval "_lr=\"\$_lr|\${L_$_lr_f-}\""
@@ -202,6 +207,7 @@ has_shadowed() {
 # "dev|reason".  The drives the valid labels record go to $TMPD/idents as
 # "UUID GEN K identity" lines (rec_ident reads them).
 collect() {
+	local _co _co_rc _co_kv
 	tmpdir
 	: >"$TMPD/labels"
 	: >"$TMPD/damaged"
@@ -232,6 +238,7 @@ collect() {
 }
 # idents_add: the drives of the label just read, to $TMPD/idents
 idents_add() {
+	local _ia
 	while IFS= read -r _ia; do
 		[ -n "$_ia" ] && printf '%s %s %s %s\n' "$L_UUID" "$L_GEN" "${_ia%%=*}" "${_ia#*=}"
 	done >>"$TMPD/idents" <<EOF

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe stop, list, table and clear: the commands that act on arrays
 # as a whole.
@@ -24,6 +24,7 @@ EOF
 # stop_one NAME: stop active array NAME; 1, having said why, when it is in
 # use (open, mounted, a replace running) or dmsetup fails
 stop_one() {
+	local _st_u _st_open _st_w _st_e
 	_st_u=$(dm_uuid "$1")
 	if [ -n "$(rp_mirror_of "${_st_u#"$DM_UUID_PREFIX"}")" ]; then
 		warn "cannot stop $1: a replace of one of its members is in progress ('$PROG replace --abort $1' stops it, or wait for it: '$PROG status $1')"
@@ -51,6 +52,7 @@ opt_stop() {
 	esac
 }
 cmd_stop() {
+	local _st_rc _st_all _st_left
 	_st_scan='' _st_names=''
 	opts opt_stop '--scan|-s' "$@"
 	_st_rc=0
@@ -99,6 +101,7 @@ EOF
 }
 opt_list() { _li_x=${_li_x:-$2}; }
 cmd_list() {
+	local _li_s _li_u _li_l _li_n _li_c _li_w
 	_li_x=''
 	opts opt_list '' "$@"
 	[ -z "$_li_x" ] || usage_die "list takes no arguments ('$_li_x')"
@@ -154,6 +157,7 @@ cmd_list() {
 # list_gone NAME ARRAYSYS UUID: a line on stderr for each member of active
 # array NAME whose device is gone (gone_note's)
 list_gone() {
+	local _lg_n _lg_l
 	_lg_n=$(cat "$2/member_count" 2>/dev/null) || return 0
 	recorded_load "$2" "$3"
 	GONE_NOTES='' M_INDEX=0
@@ -217,6 +221,7 @@ cmd_table() {
 # clear_said NAME: after clear_errors, the array's state and each member
 # that is not ok, with why (the kernel keeps what is no error)
 clear_said() {
+	local _cq_s _cq_snap _cq_i _cq_st _cq_d
 	_cq_s=$(dm_sysdir "$1")/ssdstripe
 	_cq_snap=$(snapshot "$_cq_s" 2>/dev/null) || { say "$1: errors cleared"; return 0; }
 	say "$1: errors cleared, array ${_cq_snap%% *}"
@@ -254,6 +259,7 @@ EOF
 }
 opt_clear() { _cl_names="$_cl_names $2"; }
 cmd_clear() {
+	local _cl_rc
 	_cl_names=''
 	opts opt_clear '' "$@"
 	[ -n "$_cl_names" ] || usage_die "clear needs an array name"

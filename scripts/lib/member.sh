@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: a member's record and the one list of its fields, from
 # which status, detail (text and --json) and the monitor's Prometheus
@@ -71,6 +71,7 @@ MEMBER_GATHER=''
 # is 1 when its device is gone (pulled, removed), and the M_R* fields are
 # what the labels recorded for it (REC_DRIVES, from recorded_load)
 member_info() {
+	local _mi _mi_b _mi_f _mi_n _mi_src _mi_g
 	_mi=$1/members/$2
 	M_INDEX=$2 M_state=${3-}
 	M_DEV=$(readlink -f "$_mi/block" 2>/dev/null)
@@ -126,6 +127,7 @@ member_gone() {
 # as the live table has them (ARRAYSYS's dm device); all empty for a raw
 # dmsetup array
 recorded_load() {
+	local _rd_g _rd_nm _rd_n _rd_d
 	REC_DRIVES='' REC_CREATED='' REC_DEVS='' REC_OP='' _rd_g=-1
 	[ -n "$2" ] || return 0
 	_rd_nm=$(cat "$1/../dm/name" 2>/dev/null)
@@ -154,6 +156,7 @@ REC_DRIVES='' REC_DEVS=''
 # when its device is gone: the drive its labels record, and what to do,
 # or where the drive is now if it is back under another name
 gone_note() {
+	local _gn
 	[ -n "$M_GONE" ] || return 0
 	if [ -z "$REC_DRIVES" ] || ! drives_ident "$REC_DRIVES" "$M_INDEX"; then
 		GONE_NOTES="$GONE_NOTES  member $M_INDEX is gone: reseat it, or replace it
@@ -178,6 +181,7 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | 
 # newline escaped, by the shell (awks disagree on backslashes in gsub:
 # mawk, Debian's awk, left a \ as it was)
 prom_escape() {
+	local _pe _pe_r _pe_c
 	PE=$1
 	case $1 in *[\\\"]* | *"$NL"*) ;; *) return 0 ;; esac
 	PE='' _pe=$1
@@ -197,6 +201,7 @@ prom_escape() {
 # member_json VIEW: the member_info fields as a JSON object, those of the
 # status (s) or detail (d) --json output
 member_json() {
+	local _mj_sep _mj_n _mj_j _mj_in
 	_mj_sep='{'
 	while IFS='|' read -r _mj_n _ _mj_j _mj_in _; do
 		case $_mj_in in *"$1"*) ;; *) continue ;; esac
@@ -218,6 +223,7 @@ EOF
 # member_columns VIEW: MC = the table columns of the status (s) or detail
 # (d) view in their order, "name:HEADER:FORMAT:SHOW" words
 member_columns() {
+	local _mc_i _mc_w _mc_n _mc_s _mc_d
 	MC='' _mc_i=1
 	while :; do
 		_mc_w=''
@@ -236,6 +242,7 @@ EOF
 # member_row [header]: the member_info fields as a row of the table MC
 # (member_columns), or its header line
 member_row() {
+	local _mr_h _mr_c _mr_n _mr_hd
 	_mr_f=''
 	_mr_h=${1-}
 	set --
@@ -269,6 +276,7 @@ member_row() {
 # detail (d) view, comma-separated, when JSON is not empty, else the rows
 # of the table member_columns chose
 members_out() {
+	local _ms_s _ms_v _ms_j _ms_i _ms_st
 	_ms_s=$1 _ms_v=$2 _ms_j=$3 _ms_i=0
 	shift 3
 	for _ms_st in "$@"; do
@@ -288,6 +296,7 @@ members_out() {
 # one labelled LABELS (the array's) and the member's key labels; HELP and
 # TYPE come from metric_defs
 member_prom() {
+	local _mp_l _mp_i _mp_n _mp_m _mp_v
 	_mp_l=$1 _mp_i=''
 	while IFS='|' read -r _mp_n _ _ _ _ _ _mp_m _; do
 		case $_mp_m in key:* | info:*) ;; *) continue ;; esac
@@ -314,6 +323,7 @@ EOF
 # ARRAY_FIELDS says (state: one sample per member state, states=A,B,C:
 # one per word)
 prom_sample() {
+	local _ps_ss _ps_ifs _ps_s _ps_b
 	case $3 in
 	state | states=*)
 		_ps_ss=${3#states=}
@@ -338,6 +348,7 @@ prom_sample() {
 # member_metric_defs: "NAME TYPE HELP" of every member metric but
 # ssdstripe_member_info, for metric_defs
 member_metric_defs() {
+	local _md_m _md_h _md_t
 	while IFS='|' read -r _ _ _ _ _ _ _md_m _md_h; do
 		case $_md_m in - | key:* | info:*) continue ;; esac
 		_md_t=${_md_m#*:}

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe monitor: events, hooks and the Prometheus textfile.
 
@@ -57,6 +57,7 @@ now_s() {
 # The shell reaps its children on its own, so an exited hook may be gone
 # from /proc before it is waited for.
 proc_start() {
+	local _ps
 	read -r _ps 2>/dev/null <"/proc/$1/stat" || return 1
 	_ps=${_ps##*') '}	# the fields after "(comm) "; comm may hold anything
 	# shellcheck disable=SC2086 # the stat fields are words
@@ -103,6 +104,7 @@ fire() { # fire EVENT ARRAY MEMBER DEVICE OLD NEW ARRAYSTATE UUID SERIAL
 # 0), signal the ones past their timeout (TERM, then KILL after the grace);
 # sets MON_HOOKS to how many still run
 hooks_reap() {
+	local _hr_f _hr_p _hr_t0 _hr_st _hr_what _hr_rc
 	now_s
 	MON_HOOKS=0
 	for _hr_f in "$TMPD"/hooks/*; do
@@ -139,6 +141,7 @@ hooks_reap() {
 # hooks_stop: the monitor ends: TERM to every hook still running, KILL to
 # what is left after the grace, and reap them all
 hooks_stop() {
+	local _hs_all _hs_f _hs_p _hs_t0 _hs_st _hs_what _hs_i
 	_hs_all=''
 	for _hs_f in "$TMPD"/hooks/*; do
 		[ -e "$_hs_f" ] || continue
@@ -174,6 +177,7 @@ hooks_stop() {
 # no event is lost between two waits.  It ends when NAME goes (its removal
 # wakes it too) or on TERM, taking its dmsetup with it.
 watch_array() {
+	local _wa_e _wa_p
 	(
 		_wa_w=''
 		trap '[ -n "$_wa_w" ] && kill "$_wa_w" 2>/dev/null; exit 0' TERM
@@ -191,6 +195,7 @@ watch_array() {
 }
 # watch_stop NAME: end the waiter of NAME
 watch_stop() {
+	local _ws_p _ws_st
 	read -r _ws_p _ws_st <"$TMPD/watch/$1" || return 0
 	rm -f "$TMPD/watch/$1"
 	proc_ours "$_ws_p" "$_ws_st" && kill "$_ws_p" 2>/dev/null
@@ -199,6 +204,7 @@ watch_stop() {
 }
 # watch_ensure NAME: a live waiter for NAME (started anew if it ended)
 watch_ensure() {
+	local _we_p _we_st
 	if [ -f "$TMPD/watch/$1" ]; then
 		read -r _we_p _we_st <"$TMPD/watch/$1"
 		proc_ours "$_we_p" "$_we_st" && return 0
@@ -209,6 +215,7 @@ watch_ensure() {
 
 # mon_exit CODE: kill the waiters and the hooks, then exit
 mon_exit() {
+	local _me_f
 	trap '' HUP INT TERM USR1
 	# the sleep between two polls, if the signal came during it
 	if [ -n "${_mo_sl:-}" ]; then
@@ -241,6 +248,7 @@ EOF
 # write_metrics FILE: Prometheus text format for all arrays, replaced
 # atomically (a file beside it, then mv); fails with the reason on stderr
 write_metrics() {
+	local _wm_a
 	{
 		metric_defs | sed 's/^/#M /'
 		for nm in $(active_arrays); do
@@ -285,6 +293,7 @@ write_metrics() {
 # textfile_check PATH: the textfile can be written (before the first poll:
 # a wrong path is a usage error, not a message at every poll)
 textfile_check() {
+	local _tc_e
 	case $1 in */) usage_die "--textfile $1 names a directory" ;; esac
 	[ -d "$1" ] && usage_die "--textfile $1 is a directory"
 	if ! _tc_e=$( (: >"$1.tmp.$$") 2>&1); then
@@ -299,6 +308,7 @@ textfile_check() {
 # progress (every quarter), read errors, done or stopped (when its mirror
 # is gone: done if the member is on the replace's NEW now)
 mon_replace() {
+	local _mr_p _mr_q _mr_now _mr_u _mr_st _mr_why _mr_k _mr_from _mr_to _mr_at _mr_key _mr_seen _mr_dev
 	_mr_f=$TMPD/prevrep/$1
 	mkdir -p "$TMPD/prevrep"
 	_mr_p=''
@@ -450,6 +460,7 @@ opt_monitor() {
 	esac
 }
 cmd_monitor() {
+	local _mo_next _mo_d
 	mon_exec='' textfile='' interval='' exec_timeout='' once='' config='' _mo_x='' _mo_a=''
 	opts opt_monitor '--exec= --exec-timeout= --textfile= --interval= --config --once' "$@"
 	[ -z "${_mo_a-}" ] || usage_die "monitor takes options only, no '$_mo_a'"

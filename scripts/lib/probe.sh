@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: what a device is used for or carries now: mounts,
 # holders, swap, and signatures (blkid -p, else the magic numbers).
@@ -7,6 +7,7 @@
 # in_use DEV: prints why DEV or one of its partitions is busy (mounted,
 # held, swap)
 in_use() {
+	local _iu_s _iu_d
 	_iu_s=$(sysdir "$1") || return 1
 	for _iu_d in "$_iu_s" "$_iu_s"/"${_iu_s##*/}"*; do
 		[ -e "$_iu_d/dev" ] || continue
@@ -16,6 +17,7 @@ in_use() {
 }
 # busy_dir SYSDIR: prints why this one block device is busy
 busy_dir() {
+	local _bd_mm _bd_m _bd_h _bd_f _bd_rest
 	_bd_mm=$(cat "$1/dev")
 	_bd_m=$(awk -v mm="$_bd_mm" '$3 == mm {print $5; exit}' /proc/self/mountinfo 2>/dev/null)
 	[ -n "$_bd_m" ] && { echo "mounted on $_bd_m"; return 0; }
@@ -39,6 +41,7 @@ busy_dir() {
 # tool says so once.  SSDSTRIPE_NO_BLKID=1 forces that path (tests).
 BLKID='?'
 find_blkid() {
+	local _fb_bb _fb _fb_why
 	[ "$BLKID" = "?" ] || return 0
 	BLKID='' _fb_bb=''
 	if [ -z "${SSDSTRIPE_NO_BLKID:-}" ]; then
@@ -74,6 +77,7 @@ signature() {
 # system, swap, partition table or partitions, md, LVM), nothing if none.
 # Our label (text at 4-8 KiB, the first 4 KiB zero) matches no signature.
 foreign_signature() {
+	local _sg_s _sg_p _sg_o _sg_t _sg_pt _sg_k _sg_v _sg_h
 	_sg_s=$(sysdir "$1")
 	for _sg_p in "$_sg_s"/"${_sg_s##*/}"*; do
 		[ -e "$_sg_p/partition" ] && { echo "partitions (${_sg_p##*/})"; return 0; }
@@ -127,6 +131,7 @@ EOF
 # looks at the same devices on every pass of its wait)
 # (no subshell and no cat: SHADOW is set to the result, empty if none)
 shadowed() {
+	local _sh_k _sh_f
 	_sh_k=${1#/dev/}
 	while :; do
 		case $_sh_k in */*) _sh_k=${_sh_k%%/*}_${_sh_k#*/} ;; *) break ;; esac

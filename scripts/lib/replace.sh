@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe replace: move one member of an active array onto a new drive
 # while the array is in use, as pvmove moves a striped LV off a PV: the
@@ -75,6 +75,7 @@ EOF
 # table), RP_N members, RP_CHUNK, RP_LEN, RP_MM and RP_OFF (space-separated
 # lists by index), RP_FEAT (the feature words, with their count)
 rp_table() {
+	local _rt_i
 	RP_LINE=$(dmsetup table "$1" 2>/dev/null) || return 1
 	set -f
 	# shellcheck disable=SC2086 # the table's words
@@ -106,12 +107,14 @@ rp_line() {
 }
 # mm_dev MAJ:MIN: the /dev path of a block device (dm devices by name)
 mm_dev() {
+	local _md
 	_md=$(readlink -f "/sys/dev/block/$1" 2>/dev/null) || return 1
 	devpath "${_md##*/}"
 }
 # rp_reload NAME TABLE: load TABLE into live array NAME (suspend, swap,
 # resume: one reload)
 rp_reload() {
+	local _rr_e
 	_rr_e=$(dmsetup reload "$1" --table "$2" 2>&1) || { warn "cannot load the new table of $1: $_rr_e"; return 1; }
 	_rr_e=$(dmsetup resume "$1" 2>&1) || { warn "cannot resume $1 with its new table: $_rr_e"; return 1; }
 }
@@ -152,6 +155,7 @@ rp_mirror_of() {
 # U failed otherwise: mirror_status in the kernel's dm-raid1.c).  False
 # when COPY holds no mirror target (it holds OLD alone: a retreat).
 rp_mirror_status() {
+	local _rm
 	_rm=$(dmsetup status "$1" 2>/dev/null | awk '
 		$3 == "mirror" {
 			n++; nl = $4; split($(5 + nl), a, "/"); s += a[1]; t += a[2]; h = $(7 + nl)
@@ -167,6 +171,7 @@ rp_mirror_status() {
 # mirror target of COPY's table (START LEN mirror core 1 REGION 2 OLD OFF
 # NEW OFF ...); false when it holds none
 rp_mirror_legs() {
+	local _ml
 	_ml=$(dmsetup table "$1" 2>/dev/null | awk '$3 == "mirror" {print $8, $10; exit}')
 	[ -n "$_ml" ] || return 1
 	RI_FROM=$(mm_dev "${_ml% *}") RI_TO=$(mm_dev "${_ml#* }")
@@ -210,6 +215,7 @@ rp_copy_load() { printf '%s\n' "$2" | dmsetup load "$1" 2>&1; }
 # generation.  False, saying why, when one is not a label of array UUID at
 # its index.
 rp_labels() {
+	local _rb_i _rb_d
 	RP_GEN=0 _rb_i=0
 	for _rb_d in $2; do
 		if ! read_label "$_rb_d"; then
@@ -234,6 +240,7 @@ rp_labels() {
 # the one label of WHICH goes to DEV instead of its member.  Every label
 # is made before the first is written.
 rp_write_labels() {
+	local _rw_i _rw_d
 	L_UUID=$1 L_NAME=$R_NAME L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK
 	L_OFFSET=$R_OFFSET L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED
 	L_GEN=$4 L_STATE=$5 L_REPLACING=$6 L_REPBY=${RP_REPBY:-} L_REPAT=${RP_REPAT:-} L_OP=${R_OP:-}
@@ -264,6 +271,7 @@ rp_cut() {
 # rp_state NAME KEY=VALUE...: the replace's state in $REPLACE_RUN/NAME
 # (member, from, to, state, started, percent, rate, eta, why)
 rp_state() {
+	local _rs_n _rs_kv
 	_rs_n=$1
 	shift
 	mkdir -p "$REPLACE_RUN" 2>/dev/null || return 0
@@ -285,6 +293,7 @@ rp_state() {
 # any); 1 when none is in progress, 2 when the copy's device is not under
 # the array or holds no mirror (a replace being set up or taken down)
 replace_info() {
+	local _ri_m _ri_mm _ri_p _ri_k _ri_v
 	_ri_u=$(dm_uuid "$1")
 	_ri_u=${_ri_u#"$DM_UUID_PREFIX"}
 	_ri_m=$(rp_mirror_of "$_ri_u")
@@ -319,6 +328,7 @@ replace_info() {
 # replace_say NAME: the line status and detail print under an array whose
 # member is being replaced; nothing when none is
 replace_say() {
+	local _ry_d
 	replace_info "$1"
 	case $? in
 	0) ;;
@@ -357,6 +367,7 @@ replace_json() {
 # from START), found with direct reads of 1 MiB, then halves down to 8
 # sectors where one fails
 rp_bad_ranges() {
+	local _bx_start _bx_end _bx_at _bx_n
 	_bx_start=$2 _bx_end=$(($2 + $3)) _bx_at=$2
 	while [ "$_bx_at" -lt "$_bx_end" ]; do
 		_bx_n=2048
@@ -401,6 +412,7 @@ rp_array_ranges() {
 # rp_files ARRAY RANGES: the files of an ext2/3/4 file system on ARRAY that
 # hold array sectors in RANGES ("a-b" lines), where debugfs can tell
 rp_files() {
+	local _rf_bs _rf_blocks _rf_ino
 	command -v debugfs >/dev/null 2>&1 || return 0
 	_rf_bs=$(dumpe2fs -h "$1" 2>/dev/null | awk -F: '/^Block size/ {gsub(/ /, "", $2); print $2}')
 	[ -n "$_rf_bs" ] || return 0
@@ -450,6 +462,7 @@ cmd_replace() {
 # replace_start NAME OLD NEW: every check, then the labels of the copy,
 # the mirror, the array onto it; then replace_finish (or its process)
 replace_start() {
+	local _rp_forced _rp_io _rp_why
 	nm=$1
 	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
 	uuid=$(dm_uuid "$nm")
@@ -551,6 +564,7 @@ replace_start() {
 # OLD could not be read in, left on OLD alone (a second pass of
 # --ignore-read-errors)
 rp_begin() {
+	local _rp_e
 	oldmm=$(majmin "$old") newmm=$(majmin "$new")
 	# 0. the copy's device loaded, not live: device-mapper claims OLD and
 	# NEW now, so nothing mounts, swaps on or assembles NEW from here on
@@ -729,6 +743,7 @@ rp_old_failed() {
 # sectors) and RD_FILES (files, where debugfs can tell) of RANGES ("first
 # last" member data sectors)
 rp_describe() {
+	local _dr_arr _dr_f _dr_l
 	_dr_arr=''
 	while read -r _dr_f _dr_l; do
 		[ -n "$_dr_f" ] || continue
@@ -843,6 +858,7 @@ replace_switch() {
 # it waits, a leg's error puts the copy's device on OLD alone (the held
 # writes go there), and the caller then finds no mirror in it
 rp_suspend() {
+	local _su_p
 	dmsetup suspend "$nm" >/dev/null 2>&1 &
 	_su_p=$!
 	while kill -0 "$_su_p" 2>/dev/null; do
@@ -875,6 +891,7 @@ rp_copy_to_old() {
 # reloaded onto OLD; the copy's device removed.  Uses nm, uuid, mir, k,
 # old, new.
 rp_retreat() {
+	local _rt_mm
 	if rp_mirror_status "$mir"; then
 		rp_copy_to_old ||
 			die 1 "cannot put the copy's device $mir on $old alone (writes to member $k of $nm may wait): 'dmsetup resume $mir', then '$PROG replace --abort $nm'"
@@ -912,6 +929,7 @@ rp_retreat() {
 # cannot give now is zeroed on NEW and listed in RS_LOST; false when NEW
 # cannot be written.
 rp_salvage() {
+	local _sv_plan _sv_lost _sv_w _sv_at _sv_n _sv_x _sv_e _sv_b _sv_rc
 	_sv_plan=$(printf '%s\n' "$2" | awk -v regs="$1" -v r="$REPLACE_REGION" -v len="$R_DATA" '
 		BEGIN { nr = split(regs, g, " ") }
 		NF == 2 { nb++; bf[nb] = $1; bl[nb] = $2 }
@@ -985,6 +1003,7 @@ rp_copy_blocks() {
 # process that waits for the copy (--background) has gone: it is told to
 # stop, and its switch, if it has begun one, runs to its end first
 replace_abort() {
+	local _ra_p _ra_w _ra_mm
 	rp_find "$1" ' (nothing to abort)'
 	if [ -r "$REPLACE_RUN/$nm.pid" ] && read -r _ra_p <"$REPLACE_RUN/$nm.pid" &&
 		[ "$_ra_p" != "$$" ] && rp_is_watcher "$_ra_p"; then
@@ -1033,6 +1052,7 @@ replace_abort() {
 # rp_devs DEV: the members' devices by index (from RP_MM), DEV for member
 # k (whatever the table holds there: the copy's mirror, during a replace)
 rp_devs() {
+	local _rd
 	_rd_i=0 _rd=''
 	for _rd_m in $RP_MM; do
 		if [ "$_rd_i" = "$k" ]; then _rd="$_rd $1"; else _rd="$_rd $(mm_dev "$_rd_m")"; fi
@@ -1043,6 +1063,7 @@ rp_devs() {
 # rp_built_on DEV MAJ:MIN: DEV is the block device MAJ:MIN or is built on
 # it (MAJ:MIN among the devices under it, at any depth)
 rp_built_on() {
+	local _bo _bo_s
 	_bo=$(sysdir "$1") || return 1
 	[ "$(cat "$_bo/dev" 2>/dev/null)" = "$2" ] && return 0
 	for _bo_s in "$_bo"/slaves/*; do

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe sanitize: erase every member of a stopped array with its
 # drive's own erase command (NVMe Sanitize or Format NVM through nvme-cli,
@@ -107,6 +107,7 @@ sz_plan() {
 
 # sz_plan_nvme DEV WANT: sz_plan for an NVMe namespace
 sz_plan_nvme() {
+	local _sn_f _sn_e _sn_oacs _sn_sani _sn_fna _sn_fmt _sn_fc _sn_sc _sn_sb _sn_s _sn_fw _sn_ns _sn_whole _sn_why _sn_m _sn_all _sn_n _sn_flbas _sn_dps
 	if ! command -v "$NVME_CLI" >/dev/null 2>&1; then
 		SZ_NO="nvme-cli ($NVME_CLI) is not installed: it asks the drive what it supports and erases it"
 		return 1
@@ -189,6 +190,7 @@ sz_plan_nvme() {
 
 # sz_plan_ata DEV WANT: sz_plan for a SCSI disk, which must be an ATA drive
 sz_plan_ata() {
+	local _sa_s _sa_sec _sa_sup _sa_en _sa_lock _sa_frz _sa_enh _sa_l
 	_sa_s=$(sysdir "$1")
 	read_attr "$_sa_s/device/vendor"
 	trim
@@ -244,6 +246,7 @@ EOF
 # sz_erase DEV METHOD ARGS: run the erase, its tool's output on stderr
 # prefixed; false when it failed (SZ_ERR says how)
 sz_erase() {
+	local _se_ses _se_o _se_a _se_e
 	SZ_ERR=''
 	case $2 in
 	format-*)
@@ -280,6 +283,7 @@ sz_erase() {
 # sz_sanitize_wait DEV: wait for the sanitize DEV's drive runs to end,
 # saying how far it is every minute; false when it failed
 sz_sanitize_wait() {
+	local _sw_f _sw_t0 _sw_said _sw_st _sw_now
 	_sw_f=$TMPD/sanitize-log.${1##*/}
 	_sw_t0=$(date +%s) _sw_said=$_sw_t0
 	while :; do
@@ -306,6 +310,7 @@ sz_sanitize_wait() {
 # sz_mib DEV START: what the MiB at sector START of DEV reads as: zeros,
 # ones (0xff), or data
 sz_mib() {
+	local _sm
 	_sm=$(dd if="$1" bs=512 skip="$2" count=2048 2>/dev/null | od -A n -t x1 -v |
 		awk '{ for (i = 1; i <= NF; i++) c[$i]++ } END { n = 0; for (k in c) { n++; b = k } print (n == 1 ? b : "mixed") }')
 	case $_sm in
@@ -320,6 +325,7 @@ sz_mib() {
 # does: a device open elsewhere (a virtual machine's disk, a copy running)
 # shows in no holder or mount.  One ls for every process's descriptors.
 sz_openers() {
+	local _so_s _so_n _so_p _so
 	_so_s=$(sysdir "$1") || return 1
 	_so_n=${_so_s##*/}
 	# shellcheck disable=SC2012 # ls -l shows where each descriptor leads; /proc's names are numbers
@@ -340,6 +346,7 @@ sz_openers() {
 # sz_confirm NAME: the name typed on the terminal must be NAME
 # (SSDSTRIPE_TTY names a file to read the answer from instead: tests)
 sz_confirm() {
+	local _sc_t _sc_a
 	_sc_t=${SSDSTRIPE_TTY:-}
 	if [ -z "$_sc_t" ]; then
 		if true 2>/dev/null </dev/tty; then
@@ -366,6 +373,7 @@ opt_sanitize() {
 	esac
 }
 cmd_sanitize() {
+	local _sz_name _sz_u _sz_act _sz_c _sz_w _sz_no _sz_plan _sz_l _sz_d _sz_k _sz_why _sz_m _sz_rc _sz_n _sz_a _sz_ser _sz_mw _sz_sz _sz_first _sz_last _sz_read
 	_sz_yes='' _sz_force='' _sz_method='' _sz_args=''
 	opts opt_sanitize '--yes|-y --force|-f --method=' "$@"
 	case $_sz_method in

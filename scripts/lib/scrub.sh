@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe scrub: a read-only surface scan of every member's data region,
 # at a rate that leaves the array usable, as md's "check" and ZFS's scrub;
@@ -15,6 +15,7 @@ SCRUB_STEP=2048	# sectors read at a time (1 MiB)
 # SI_ETA (seconds, while running), SI_BAD (unreadable ranges so far),
 # SI_RATE (MB/s asked), SI_END (its end, seconds since the epoch)
 scrub_info() {
+	local _si_f _si_k _si_v
 	SI_STATE='' SI_PCT='' SI_ETA='' SI_BAD=0 SI_RATE='' SI_END='' SI_PID=''
 	_si_f=$SCRUB_RUN/$1.state
 	[ -r "$_si_f" ] || return 1
@@ -60,6 +61,7 @@ scrub_json() {
 
 # scrub_state KEY=VALUE...: the scrub's state file rewritten (atomically)
 scrub_state() {
+	local _ss
 	{
 		echo "pid=$$"
 		for _ss in "$@"; do echo "$_ss"; done
@@ -75,6 +77,7 @@ scrub_now() {
 # scrub_stopped: scrub_run's end on Ctrl-C or --stop: where it stopped
 # kept in the state, said, and in the history
 scrub_stopped() {
+	local _sp
 	_sp=$((_sr_done * 100 / _sr_total))
 	scrub_state state=stopped "pct=$_sp" "bad=$_sr_bad" "rate=$_sr_rate" "end=$(date +%s)"
 	say "scrub of $nm stopped at $_sp%"
@@ -84,6 +87,7 @@ scrub_stopped() {
 # scrub_run NAME RATE: read every member's data region; the ranges that
 # cannot be read are said and kept in $SCRUB_RUN/NAME.bad
 scrub_run() {
+	local _sr_per _sr_t0 _sr_said _sr_k _sr_mm _sr_dev _sr_off _sr_at _sr_n _sr_f _sr_l _sr_a _sr_el _sr_want _sr_pct _sr_eta _sr_files
 	nm=$1 _sr_rate=$2
 	rp_table "$nm" || die 1 "cannot read the table of $nm"
 	_sr_per=$((RP_LEN / RP_N)) _sr_total=$((RP_LEN)) _sr_done=0 _sr_bad=0
@@ -184,6 +188,7 @@ opt_scrub() {
 	esac
 }
 cmd_scrub() {
+	local _sc_n _sc_i _sc_u _sc_rc
 	_sc_rate=$SCRUB_RATE _sc_bg='' _sc_stop='' _sc_all='' _sc_names=''
 	opts opt_scrub '--rate= --background --stop --all' "$@"
 	mkdir -p "$SCRUB_RUN" || die 1 "cannot make $SCRUB_RUN"

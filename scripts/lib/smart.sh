@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe: what each member's drive says about itself.  Sourced by the
 # ssdstripe tool; POSIX sh, runs under busybox.
@@ -115,6 +115,7 @@ json_flat() {
 # (a kernel block device name: nvme0n1, nvme0n1p2, sdb1), or nothing when
 # DEV is no drive (dm, loop, md, virtio)
 smart_disk() {
+	local _sk
 	_sk=/sys/class/block/$1
 	[ -e "$_sk/partition" ] && _sk=$(readlink -f "$_sk/..")
 	_sk=${_sk##*/}
@@ -239,6 +240,7 @@ smart_parse() {
 
 # smart_record DISK: the record for a drive's device node, asked now
 smart_record() {
+	local _sr_t
 	_sr_t=$(mktemp -d "${TMPDIR:-/tmp}/ssdstripe-smart.XXXXXX") || return 1
 	: >"$_sr_t/sc" && : >"$_sr_t/nv"
 	if command -v "$SMARTCTL" >/dev/null 2>&1; then
@@ -261,6 +263,7 @@ smart_record() {
 # the environment (SSDSTRIPE_SMART_*), else $CONF, else the defaults; a
 # value that is not a number is said once and the default used
 smart_config() {
+	local _sm_n
 	[ -z "${_sm_configured:-}" ] || return 0
 	_sm_configured=1
 	command -v conf_warn_once >/dev/null 2>&1 && conf_warn_once
@@ -292,6 +295,7 @@ smart_uptime() {
 # SMART_CACHE seconds (in $SSDSTRIPE_RUNDIR/smart, default /run/ssdstripe);
 # a cache hit forks nothing but smart_disk's readlink for a partition
 smart_read() {
+	local _sm_d _sm_c _sm_f _sm_rec _sm_at _sm_l
 	smart_config
 	for _sm_k in $SMART_FIELDS; do eval "S_$_sm_k=''"; done
 	# shellcheck disable=SC2034 # read by the tool that sources this
@@ -375,6 +379,7 @@ DRIVE_NOTES='' DRIVE_RC=0 DRIVE_CRIT='' DRIVE_WARN=''
 # (member_info), from the drive holding BLOCKSYS (/sys/class/block/X)
 # shellcheck disable=SC2034,SC2154 # M_ read by name (MEMBER_FIELDS), S_ set by name
 smart_gather() {
+	local _sg_w
 	smart_read "${1##*/}"
 	M_drive=$S_health M_drive_why=$S_why M_drive_source=$S_source
 	M_drive_critical=$S_critical M_drive_wear=$S_wear_pct M_drive_spare=$S_spare_pct
@@ -400,6 +405,7 @@ smart_gather() {
 # ok.  The array state is the kernel's view of the I/O; a drive that says
 # it is failing is news the header must not hide.
 drive_head() {
+	local _dh_i _dh_w _dh_l _dh_n
 	_dh_i=0
 	for _dh_w in critical warning; do
 		if [ "$_dh_w" = critical ]; then _dh_l=$DRIVE_CRIT; else _dh_l=$DRIVE_WARN; fi
@@ -435,6 +441,7 @@ drive_head() {
 # _mo_rc for a drive that warns (5) or is critical (6).
 # shellcheck disable=SC2154 # S_ set by name (smart_read)
 drive_watch() {
+	local _dw_b _dw_f _dw_oh _dw_om _dw_oc _dw_os
 	_dw_b=$(readlink -f "$6/members/$2/block" 2>/dev/null)
 	_dw_dev=${_dw_b##*/}
 	smart_read "$_dw_dev"
@@ -472,6 +479,7 @@ drive_watch() {
 # looking at (_dw_a, _dw_i, _dw_dev, _dw_as), with the array's uuid (asked
 # once per look) and the drive's serial
 drive_fire() {
+	local _df_s
 	[ -n "$_dw_u" ] || _dw_u=$(array_uuid "$_dw_a")
 	_df_s=/sys/class/block/$_dw_dev
 	[ -e "$_df_s/partition" ] && _df_s=$(readlink -f "$_df_s/..")

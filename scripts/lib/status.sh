@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe status: health and statistics of active arrays and their
 # members, as a table or JSON.
@@ -53,6 +53,7 @@ opt_status() {
 	esac
 }
 cmd_status() {
+	local _su_rc _su_first _su_dh
 	json='' names=''
 	opts opt_status '--json' "$@"
 	# the operands as given: a * in one is no glob

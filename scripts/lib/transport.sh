@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: how a member is reached.  An NVMe member is a
 # namespace of a controller on some transport: pcie for a local SSD, tcp,
@@ -27,6 +27,7 @@ FABRIC_NOTES='' FABRIC_SAY=''
 # subsystems are multi-controller) hangs below its subsystem, whose
 # controllers are links in it: the first live one, else the first.
 fabric_ctrl_of() {
+	local _fco_1 _fco
 	V=''
 	[ -e "$1/nsid" ] || return 1
 	if [ -r "$1/device/transport" ]; then
@@ -50,6 +51,7 @@ fabric_ctrl_of() {
 # (traddr=198.18.1.2,trsvcid=4420,src_addr=... reads 198.18.1.2:4420; an
 # IPv6 traddr in brackets); a PCIe address as it is
 fabric_address() {
+	local _fa_a _fa_s _fa_ifs _fa_w
 	case $1 in
 	*traddr=*) ;;
 	*) V=$1; return 0 ;;
@@ -71,6 +73,7 @@ fabric_address() {
 # (member_info), and its notes
 # shellcheck disable=SC2034 # M_ read by name (MEMBER_FIELDS)
 fabric_gather() {
+	local _fg_c _fg_w _fg_f
 	M_transport='' M_address='' M_subsysnqn='' M_controller='' M_controller_state=''
 	fabric_ctrl_of "$1" || return 0
 	_fg_c=$V

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3043
 #
 # ssdstripe wipe: erase our label, and only ours.
 
@@ -31,6 +31,7 @@ opt_wipe() {
 	esac
 }
 cmd_wipe() {
+	local _wi_rc _wi_s _wi_arr _wi_h _wi_n _wi_u _wi_i _wi_what _wi_other
 	force='' args=''
 	opts opt_wipe '--force|-f' "$@"
 	[ -n "$args" ] || usage_die "wipe needs a device"
