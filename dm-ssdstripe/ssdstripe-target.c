@@ -104,6 +104,66 @@ ssdstripe_find_tunable(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdstripe_find_tunable);
 
+/*
+ * The thresholds' defaults, read-only in /sys/module/dm_ssdstripe/parameters/
+ * for the tools: "dmsetup table" leaves out a threshold at its default, so
+ * they could not tell its value without a copy of the table above.  Not
+ * settable: a table line must mean the same wherever it is loaded.  A value
+ * given anyway (modprobe, kernel command line) is ignored with a warning, as
+ * an unknown parameter would be, so that the module still loads.
+ */
+static const struct ssdstripe_tunable *
+ssdstripe_param_tunable(const struct kernel_param *kp)
+{
+	/* kp->name is MODULE_PARAM_PREFIX (empty in a module) and the name */
+	return ssdstripe_find_tunable(kp->name + sizeof("" MODULE_PARAM_PREFIX) - 1);
+}
+
+static int ssdstripe_param_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct ssdstripe_tunable *tu = ssdstripe_param_tunable(kp);
+
+	if (!tu)
+		return -ENOENT;
+
+	return scnprintf(buffer, PAGE_SIZE, "%u\n", tu->def);
+}
+
+#define SSDSTRIPE_PARAM_IGNORED "parameter %s=%s ignored: it is read-only, the default %u of every table; give a table the feature %s <value>, or use dmsetup message <device> 0 %s <value>"
+
+static int ssdstripe_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct ssdstripe_tunable *tu = ssdstripe_param_tunable(kp);
+
+	if (tu)
+		DMWARN(SSDSTRIPE_PARAM_IGNORED, tu->name, val ? val : "",
+		       tu->def, tu->name, tu->name);
+
+	return 0;
+}
+
+static const struct kernel_param_ops ssdstripe_param_ops = {
+	.set = ssdstripe_param_set,
+	.get = ssdstripe_param_get,
+};
+
+module_param_cb(health_window_ms, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(health_window_ms, "Default health_window_ms of a table (read-only)");
+module_param_cb(slow_factor, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(slow_factor, "Default slow_factor of a table (read-only)");
+module_param_cb(slow_min_latency_us, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(slow_min_latency_us, "Default slow_min_latency_us of a table (read-only)");
+module_param_cb(slow_windows, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(slow_windows, "Default slow_windows of a table (read-only)");
+module_param_cb(recover_windows, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(recover_windows, "Default recover_windows of a table (read-only)");
+module_param_cb(min_ios, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(min_ios, "Default min_ios of a table (read-only)");
+module_param_cb(fail_windows, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(fail_windows, "Default fail_windows of a table (read-only)");
+module_param_cb(stall_ms, &ssdstripe_param_ops, NULL, 0444);
+MODULE_PARM_DESC(stall_ms, "Default stall_ms of a table (read-only)");
+
 /* Strict decimal numbers: no sign, no trailing junk, no overflow. */
 static int ssdstripe_parse_uint(const char *arg, unsigned int *out)
 {

@@ -143,6 +143,29 @@ tmpdir() {
 # dropped the disk without a word.
 tmp_at_boot() { TMP_DEFAULT=/run; }
 
+# ---- JSON strings ------------------------------------------------------
+# AWK_JSON: the awk function json_str(s), s as a JSON string: quoted, \ and
+# " escaped, control characters (0x01-0x1f, 0x7f) as \u00XX; an awk program
+# that writes JSON strings begins with it: awk "$AWK_JSON"'...'.  The one
+# definition: the shell's json_str below runs it too.  POSIX awk (mawk,
+# busybox).
+AWK_JSON='
+function json_str(s,   i, n, c, o) {
+	if (s !~ /[\\"\001-\037\177]/) return "\"" s "\""
+	if (!_json_init) {
+		for (i = 1; i < 32; i++) _json_esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
+		_json_esc["\177"] = "\\u007f"; _json_esc["\\"] = "\\\\"; _json_esc["\""] = "\\\""
+		_json_init = 1
+	}
+	o = ""
+	n = length(s)
+	for (i = 1; i <= n; i++) { c = substr(s, i, 1); o = o ((c in _json_esc) ? _json_esc[c] : c) }
+	return "\"" o "\""
+}
+'
+# json_str STRING: STRING as a JSON string (AWK_JSON's json_str)
+json_str() { _JSON_S=$1 awk "$AWK_JSON"'BEGIN { printf "%s", json_str(ENVIRON["_JSON_S"]) }'; }
+
 # ---- size parsing ------------------------------------------------------
 # to_sectors SIZE: 128s, 64K, 1M, 1G, 1T (binary units, an optional
 # trailing B or iB: 64KiB), plain number = KiB (as mdadm --chunk)

@@ -32,11 +32,22 @@ array.
 EOF
 }
 
-# The health thresholds and the target's defaults (ssdstripe_tunables in
-# dm-ssdstripe/ssdstripe-target.c; test tool/012 checks them against the
-# module: 'dmsetup table' prints a threshold only when it differs).
-TUNABLES='health_window_ms:1000 slow_factor:4 slow_min_latency_us:200
-slow_windows:3 recover_windows:3 min_ios:16 fail_windows:3 stall_ms:5000'
+# The health thresholds, in the order of ssdstripe_tunables in
+# dm-ssdstripe/ssdstripe-target.c ('dmsetup table' prints a threshold only
+# when it differs from its default).  Their defaults are the module's,
+# read-only in MODULE_PARAMS (since target 1.5.0; test tool/012 checks
+# detail against them).
+TUNABLES='health_window_ms slow_factor slow_min_latency_us slow_windows
+recover_windows min_ios fail_windows stall_ms'
+MODULE_PARAMS=/sys/module/dm_ssdstripe/parameters
+# tunable_default NAME: the module's default of threshold NAME; nothing
+# from a module older than 1.5.0, which does not say
+tunable_default() {
+	local _td
+	_td=''
+	[ -r "$MODULE_PARAMS/$1" ] && read -r _td <"$MODULE_PARAMS/$1"
+	case $_td in '' | *[!0-9]*) ;; *) echo "$_td" ;; esac
+}
 
 # table_features NAME: the feature words of the live table, one per line
 # after "discard_passdown 0|1" and "stats 0|1", as "threshold value"
@@ -87,16 +98,16 @@ cmd_detail() {
 		array_rows
 	fi
 	_de_first=1
-	for t in $TUNABLES; do
-		k=${t%%:*} def=${t#*:}
+	for k in $TUNABLES; do
+		def=$(tunable_default "$k")
 		v=$(array_feat "$k")
 		if [ -n "$json" ]; then
 			[ -n "$_de_first" ] || printf ','
-			printf '"%s":%s' "$k" "${v:-$def}"
+			printf '"%s":%s' "$k" "${v:-${def:-null}}"
 		elif [ -n "$v" ]; then
-			printf '  %-20s %s (default %s)\n' "$k" "$v" "$def"
+			printf '  %-20s %s (default %s)\n' "$k" "$v" "${def:-unknown}"
 		else
-			printf '  %-20s %s\n' "$k" "$def"
+			printf '  %-20s %s\n' "$k" "${def:-unknown (module older than 1.5.0)}"
 		fi
 		_de_first=''
 	done

@@ -128,9 +128,8 @@ cmd_history() {
 		return 0
 	fi
 	# shellcheck disable=SC2086 # the files are words (paths without blanks)
-	awk -F '\t' -v names="$_hi_names" -v json="$_hi_json" '
-	function js(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/[\001-\037]/, " ", s); return "\"" s "\"" }
-	function jv(s) { return s == "-" ? "null" : js(s) }
+	awk -F '\t' -v names="$_hi_names" -v json="$_hi_json" "$AWK_JSON"'
+	function jv(s) { return s == "-" ? "null" : json_str(s) }
 	BEGIN { n = split(names, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
 	NF >= 7 {
 		if (n && !($3 in want) && !($4 in want)) next

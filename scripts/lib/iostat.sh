@@ -48,7 +48,7 @@ iostat_report() {
 	_is_dirs=$(awk '{print $2 "/members"}' "$1")
 	# shellcheck disable=SC2046 # the member directories are words
 	{ ls -l $(for _is_d in $_is_dirs; do echo "$_is_d"/*/block; done) 2>/dev/null || :; } |
-		awk -v arrays="$1" -v prevf="$2" -v nextf="$2.next" -v mode="$3" -v prog="$PROG" '
+		awk -v arrays="$1" -v prevf="$2" -v nextf="$2.next" -v mode="$3" -v prog="$PROG" "$AWK_JSON"'
 	function rd(f,   v) { v = ""; if ((getline v < f) <= 0) v = ""; close(f); return v }
 	function num(v) { return v ~ /^[0-9]+$/ ? v + 0 : 0 }
 	# q-quantile of histogram h (NB buckets, bound ub[], total t), in us
@@ -135,7 +135,7 @@ iostat_report() {
 			for (b = 1; b <= NB; b++) { h[b] = allh[b]; t += h[b] }
 			for (f = 1; f <= NF0; f++) dl[fld[f]] = all[fld[f]]
 			if (mode == "json") {
-				printf "%s{\"name\":\"%s\",\"state\":\"%s\",\"members\":[%s],\"all\":", na++ ? "," : "", name, ast, jrows
+				printf "%s{\"name\":%s,\"state\":%s,\"members\":[%s],\"all\":", na++ ? "," : "", json_str(name), json_str(ast), jrows
 				jrows = ""
 				row("all", "", ast, h, t)
 				printf "}"
@@ -163,8 +163,8 @@ iostat_report() {
 	function row(i, dv, st, h, t,   r, ms, p50, p99, line, b) {
 		ms = mean(h, t); p50 = quant(h, t, 0.5); p99 = quant(h, t, 0.99)
 		if (mode == "json") {
-			line = sprintf("{%s\"state\":\"%s\",\"reads_per_s\":%.1f,\"writes_per_s\":%.1f,\"read_mb_per_s\":%.2f,\"write_mb_per_s\":%.2f,\"latency_mean_us\":%s,\"latency_p50_us\":%s,\"latency_p99_us\":%s,\"inflight\":%d,\"errors\":%d,\"retries\":%d,\"histogram\":[",
-				i == "all" ? "" : sprintf("\"index\":%d,\"device\":\"%s\",", i, dv), st,
+			line = sprintf("{%s\"state\":%s,\"reads_per_s\":%.1f,\"writes_per_s\":%.1f,\"read_mb_per_s\":%.2f,\"write_mb_per_s\":%.2f,\"latency_mean_us\":%s,\"latency_p50_us\":%s,\"latency_p99_us\":%s,\"inflight\":%d,\"errors\":%d,\"retries\":%d,\"histogram\":[",
+				i == "all" ? "" : sprintf("\"index\":%d,\"device\":%s,", i, json_str(dv)), json_str(st),
 				dl["read_ios"] / dt, dl["write_ios"] / dt, dl["read_sectors"] * 512 / 1e6 / dt, dl["write_sectors"] * 512 / 1e6 / dt,
 				jnum(ms), jnum(p50), jnum(p99), dl["inflight"], dl["errors"], dl["retries"])
 			for (b = 1; b <= NB; b++)

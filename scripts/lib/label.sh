@@ -159,12 +159,16 @@ label_magic() { label_text "$1" | head -n 1 | grep -q "^$MAGIC "; }
 zero_label() { zero_range "$1" $((LABEL_BLOCK / 512)) $((LABEL_BLOCK / 512)); }
 
 # A label record: what collect found on one device, a line of fields
-# separated by | in the order of LABEL_FIELDS: the label's fields (empty
-# for a damaged label), the device's size in sectors, and for a device
-# whose label is shadowed by another signature, what that is.  DEV comes
-# first (grep "^DEV|" finds a device's record); everything else reads
-# records by field name: label_rec in the shell, label_awk in awk.
-LABEL_FIELDS='DEV UUID NAME MEMBER INDEX COUNT CHUNK OFFSET DATA MEMBERS SIZE WHAT GEN VERSION STATE'
+# separated by | in the order of LABEL_FIELDS: the device, the label's
+# fields (LABEL_KEYS, in their order; empty for a damaged label), its
+# version, the device's size in sectors, and for a device whose label is
+# shadowed by another signature, what that is.  DEV comes first (grep
+# "^DEV|" finds a device's record); everything else reads records by
+# field name: label_rec in the shell, label_awk in awk.  Records live in
+# $TMPD only, so their order is free to follow LABEL_KEYS.
+LABEL_FIELDS=DEV
+for _lf in $LABEL_KEYS; do LABEL_FIELDS="$LABEL_FIELDS ${_lf#*:}"; done
+LABEL_FIELDS="$LABEL_FIELDS VERSION SIZE WHAT"
 LABEL_VARS='' LABEL_AWK='' _lf_i=0
 for _lf in $LABEL_FIELDS; do
 	_lf_i=$((_lf_i + 1))

@@ -175,8 +175,6 @@ gone_note() {
 }
 GONE_NOTES=''
 
-json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '[:cntrl:]')"; }
-
 # prom_escape VALUE: PE = VALUE as a Prometheus label value: \ " and a
 # newline escaped, by the shell (awks disagree on backslashes in gsub:
 # mawk, Debian's awk, left a \ as it was)

@@ -40,75 +40,25 @@ SMART_FIELDS="source health why critical wear_pct spare_pct spare_threshold_pct 
 
 # json_flat: a JSON document on stdin as "path<TAB>value" lines, one per
 # scalar; object keys joined with ".", array elements as [i]; strings
-# without their quotes (escapes kept); then "#complete<TAB>1" when the
-# document parsed whole.  POSIX awk (busybox's too).
+# without their quotes (escaped as JSON, so a line stays a line); then
+# "#complete<TAB>1" when the input was one whole document.  Read by jq; a
+# system without jq reads nothing (every figure unknown, and it says
+# once what to install).  The initramfs needs none of this: it has
+# neither smartctl nor nvme-cli (scripts/lib/initramfs-commands).
 json_flat() {
-	awk '
-	function ws() { while (p <= n && index(" \t\r\n", substr(s, p, 1))) p++ }
-	function str(   c, out) {
-		p++
-		out = ""
-		while (p <= n) {
-			c = substr(s, p, 1)
-			if (c == "\\") { out = out substr(s, p, 2); p += 2; continue }
-			p++
-			if (c == "\"") return out
-			out = out c
-		}
-		bad = 1
-		return out
-	}
-	function value(path,   c, k, i, v) {
-		ws()
-		c = substr(s, p, 1)
-		if (c == "{") {
-			p++
-			ws()
-			if (substr(s, p, 1) == "}") { p++; return }
-			while (p <= n) {
-				ws()
-				if (substr(s, p, 1) != "\"") break
-				k = str()
-				ws()
-				if (substr(s, p, 1) != ":") break
-				p++
-				value(path == "" ? k : path "." k)
-				ws()
-				c = substr(s, p, 1)
-				p++
-				if (c == "}") return
-				if (c != ",") break
-			}
-			bad = 1
-			return
-		}
-		if (c == "[") {
-			p++
-			ws()
-			if (substr(s, p, 1) == "]") { p++; return }
-			i = 0
-			while (p <= n) {
-				value(path "[" i "]")
-				i++
-				ws()
-				c = substr(s, p, 1)
-				p++
-				if (c == "]") return
-				if (c != ",") break
-			}
-			bad = 1
-			return
-		}
-		if (c == "\"") { v = str(); print path "\t" v; return }
-		v = ""
-		while (p <= n && !index(",}] \t\r\n", substr(s, p, 1))) { v = v substr(s, p, 1); p++ }
-		if (v == "") bad = 1
-		else print path "\t" v
-	}
-	{ s = s $0 "\n" }
-	# the last line says the document was whole: a reader cut short (a
-	# tool killed or failing mid-way) must not pass for a healthy drive
-	END { n = length(s); p = 1; value(""); ws(); if (!bad && n > 0 && p > n) print "#complete\t1" }'
+	if ! command -v jq >/dev/null 2>&1; then
+		cat >/dev/null
+		if ! command -v once >/dev/null 2>&1 || once smart-no-jq; then
+			printf '%s\n' "ssdstripe: jq is not installed: drive health is unknown (install jq; arrays are not affected)" >&2
+		fi
+		return 0
+	fi
+	# a document cut short (a tool killed or failing mid-way) is no
+	# document: it must not pass for a healthy drive
+	jq -rs 'if length == 1 then (.[0] | paths(type != "object" and type != "array") as $p
+		| ($p | map(if type == "number" then "[\(.)]" else ".\(.)" end) | join("") | ltrimstr("."))
+		+ "\t" + (getpath($p) | if type == "string" then tojson[1:-1] else tojson end)),
+		"#complete\t1" else empty end' 2>/dev/null
 }
 
 # smart_disk DEV: the device node that answers for the drive holding DEV
