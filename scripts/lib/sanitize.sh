@@ -105,18 +105,25 @@ sz_plan() {
 	esac
 }
 
+# sz_identify WHAT DEV FILE NAME: nvme-cli's binary Identify WHAT (id-ctrl,
+# id-ns) of DEV in FILE; false, SZ_NO saying why, when the drive gives no
+# whole 4 KiB answer
+sz_identify() {
+	local _sy_e
+	if ! _sy_e=$("$NVME_CLI" "$1" "$2" -b 2>&1 >"$3" </dev/null) || [ "$(wc -c <"$3")" -lt 4096 ]; then
+		SZ_NO="the drive does not answer Identify $4 (nvme $1: $(printf '%s' "$_sy_e" | tail -n 1))"
+		return 1
+	fi
+}
 # sz_plan_nvme DEV WANT: sz_plan for an NVMe namespace
 sz_plan_nvme() {
-	local _sn_f _sn_e _sn_oacs _sn_sani _sn_fna _sn_fmt _sn_fc _sn_sc _sn_sb _sn_s _sn_fw _sn_ns _sn_whole _sn_why _sn_m _sn_all _sn_n _sn_flbas _sn_dps
+	local _sn_f _sn_oacs _sn_sani _sn_fna _sn_fmt _sn_fc _sn_sc _sn_sb _sn_s _sn_fw _sn_ns _sn_whole _sn_why _sn_m _sn_all _sn_n _sn_flbas _sn_dps
 	if ! command -v "$NVME_CLI" >/dev/null 2>&1; then
 		SZ_NO="nvme-cli ($NVME_CLI) is not installed: it asks the drive what it supports and erases it"
 		return 1
 	fi
 	_sn_f=$TMPD/id-ctrl.${1##*/}
-	if ! _sn_e=$("$NVME_CLI" id-ctrl "$1" -b 2>&1 >"$_sn_f" </dev/null) || [ "$(wc -c <"$_sn_f")" -lt 4096 ]; then
-		SZ_NO="the drive does not answer Identify Controller (nvme id-ctrl: $(printf '%s' "$_sn_e" | tail -n 1))"
-		return 1
-	fi
+	sz_identify id-ctrl "$1" "$_sn_f" Controller || return 1
 	_sn_oacs=$(sz_le "$_sn_f" 256 2)
 	_sn_sani=$(sz_le "$_sn_f" 328 4)
 	_sn_fna=$(sz_le "$_sn_f" 524 1)
@@ -177,10 +184,7 @@ sz_plan_nvme() {
 	format-*)
 		# the format in use, given again: a format changes nothing else
 		_sn_n=$TMPD/id-ns.${1##*/}
-		if ! _sn_e=$("$NVME_CLI" id-ns "$1" -b 2>&1 >"$_sn_n" </dev/null) || [ "$(wc -c <"$_sn_n")" -lt 4096 ]; then
-			SZ_NO="the drive does not answer Identify Namespace (nvme id-ns: $(printf '%s' "$_sn_e" | tail -n 1))"
-			return 1
-		fi
+		sz_identify id-ns "$1" "$_sn_n" Namespace || return 1
 		_sn_flbas=$(sz_le "$_sn_n" 26 1)
 		_sn_dps=$(sz_le "$_sn_n" 29 1)
 		SZ_ARGS="--lbaf=$(((_sn_flbas & 15) + (_sn_flbas >> 5 & 3) * 16)) --ms=$((_sn_flbas >> 4 & 1)) --pi=$((_sn_dps & 7)) --pil=$((_sn_dps >> 3 & 1))" ;;
