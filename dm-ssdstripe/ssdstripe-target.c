@@ -109,8 +109,9 @@ EXPORT_SYMBOL_IF_KUNIT(ssdstripe_find_tunable);
  * for the tools: "dmsetup table" leaves out a threshold at its default, so
  * they could not tell its value without a copy of the table above.  Not
  * settable: a table line must mean the same wherever it is loaded.  A value
- * given anyway (modprobe, kernel command line) is ignored with a warning, as
- * an unknown parameter would be, so that the module still loads.
+ * given anyway (modprobe slow_factor=5, the kernel command line) is ignored
+ * with a warning, as an unknown parameter would be, so that the module still
+ * loads; a bare name without "=value" is refused by the kernel's parser.
  */
 static const struct ssdstripe_tunable *
 ssdstripe_param_tunable(const struct kernel_param *kp)

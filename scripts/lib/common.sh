@@ -43,7 +43,8 @@ usage_lines() {
 # (--force|-f).  For each option HANDLER gets the word's first name and
 # its value (a flag gets none); for each operand '' and the operand; in
 # the order given.  -h and --help print help_$cmd and exit 0; any other
-# word that starts with - is refused (exit 2).  What the user gives is
+# word that starts with - is refused (exit 2), and so are an empty value
+# and an empty operand (nothing is named '').  What the user gives is
 # only ever compared with SPEC's words, never used as a pattern or code.
 opts() {
 	local _op_h _op_spec _op_a _op_k _op_eq _op_n _op_val _op_w _op_wv _op_r
@@ -51,8 +52,15 @@ opts() {
 	shift 2
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--) shift; for _op_a in "$@"; do "$_op_h" '' "$_op_a"; done; return 0 ;;
+		--)
+			shift
+			for _op_a in "$@"; do
+				[ -n "$_op_a" ] || usage_die "an empty argument ('') names nothing"
+				"$_op_h" '' "$_op_a"
+			done
+			return 0 ;;
 		-h | --help) "help_$cmd"; exit 0 ;;
+		'') usage_die "an empty argument ('') names nothing" ;;
 		-?*) ;;
 		*) "$_op_h" '' "$1"; shift; continue ;;
 		esac
@@ -78,10 +86,11 @@ opts() {
 			"$_op_h" "$_op_n"
 			shift
 		elif [ -n "$_op_eq" ]; then
+			[ -n "${1#*=}" ] || usage_die "$_op_k needs a value"
 			"$_op_h" "$_op_n" "${1#*=}"
 			shift
 		else
-			[ $# -ge 2 ] || usage_die "$_op_k needs a value"
+			[ $# -ge 2 ] && [ -n "$2" ] || usage_die "$_op_k needs a value"
 			"$_op_h" "$_op_n" "$2"
 			shift 2
 		fi

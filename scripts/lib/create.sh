@@ -48,7 +48,9 @@ anywhere on the line; -- ends them.
                  these label blocks, and activate.
                  Refused unless the devices that kept a label say they are
                  these members of NAME, with this many members, the chunk
-                 given (if any) and the geometry these devices give, no
+                 given (if any), every device large enough for a member's
+                 data where the labels put it (after a replace the
+                 smallest may differ from create's), no
                  other device carries the array's label, no device given
                  carries anything else now, and each device given for a
                  lost member is the drive the labels record for it (its
@@ -382,6 +384,9 @@ cmd_create() {
 	# write: they must fit their block
 	L_NAME=$name L_UUID=$uuid L_COUNT=$n L_CHUNK=$chunk_s L_OFFSET=$DATA_OFFSET L_DATA=$data
 	L_MEMBERS=$members L_CREATED=$(date +%s) L_GEN=1 L_OP=$op
+	# a new array's labels say nothing of a replace (the last label read
+	# above, another array's, may have)
+	L_STATE='' L_REPLACING='' L_REPBY='' L_REPAT=''
 	labels_make "$devs" "$all" || die 3 "$L_ERR; create refused; nothing was written"
 	printf '%s' "$_cr_forced" | while IFS= read -r l; do warn "$l"; done
 	load_module
@@ -417,7 +422,7 @@ cmd_create() {
 # runs before the first write.
 create_clean() {
 	local _cc_ref _cc_lost _cc_new _cc_l _cc_data _cc_forced _cc_which
-	REFUSE_RC=0 devs='' mms='' n=0 min='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES='' R_OP=''
+	REFUSE_RC=0 devs='' mms='' n=0 min='' mindev='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES='' R_OP=''
 	find_blkid
 	for d in "$@"; do
 		i=$n n=$((n + 1))
@@ -430,7 +435,7 @@ create_clean() {
 			continue
 		fi
 		sz=$(devsize "$c")
-		if [ -z "$min" ] || [ "$sz" -lt "$min" ]; then min=$sz; fi
+		if [ -z "$min" ] || [ "$sz" -lt "$min" ]; then min=$sz mindev=$c; fi
 		read_label "$c"
 		case $? in
 		0)
@@ -500,9 +505,11 @@ create_clean() {
 			die 3 "array $name has a chunk of $(human "$R_CHUNK") ($_cc_ref's label), not $(human "$chunk_s")"
 		[ -z "$op" ] || [ "$op" = "${R_OP:-0}" ] ||
 			die 3 "array $name keeps ${R_OP:-no} % of each member spare ($_cc_ref's label), not $op %"
-		_cc_data=$(op_data "$min" "$R_CHUNK" "$R_OP")
-		[ "$_cc_data" = "$R_DATA" ] ||
-			die 3 "these devices give members of $(human "$_cc_data"), array $name's labels say $(human "$R_DATA"): not the devices of $name?"
+		# every device holds a member's data where the labels put it (a
+		# replace may have put a larger or, past a spare area, a smaller
+		# drive in: what the devices give now need not be the array's)
+		[ "$min" -ge $((R_OFFSET + R_DATA + TAIL)) ] ||
+			die 3 "$mindev holds $(human "$min"); a member of $name needs $(human $((R_OFFSET + R_DATA + TAIL))) (data at $(human "$R_OFFSET"), $(human "$R_DATA") of it, and the tail): not a device of $name?"
 		# a lost member is written only onto the drive its labels record
 		_cc_forced=''
 		for l in $_cc_lost; do
@@ -524,6 +531,8 @@ create_clean() {
 	# version 1 label)
 	L_NAME=$name L_UUID=$R_UUID L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET
 	L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED L_GEN=$((R_GEN + 1)) L_OP=$R_OP
+	# members that are assembled: no replace under way, none retired
+	L_STATE='' L_REPLACING='' L_REPBY='' L_REPAT=''
 	[ -z "$_cc_new" ] || L_GEN=1
 	_cc_which='' i=0
 	for d in $devs; do _cc_which="$_cc_which $i" i=$((i + 1)); done

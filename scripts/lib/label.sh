@@ -87,6 +87,8 @@ EOF
 		'' | *[!0-9]*) L_ERR="label field missing or not a number"; return 2 ;;
 		esac
 	done
+	# an optional number: absent, or a percentage create would write
+	case $L_OP in '' | [1-9] | [1-4][0-9] | 50) ;; *) L_ERR="label field overprovision is not a percentage from 1 to 50"; return 2 ;; esac
 	if [ -z "$L_UUID" ] || [ -z "$L_NAME" ] || [ -z "$L_MEMBER" ] || [ -z "$L_MEMBERS" ]; then
 		L_ERR="label field missing"
 		return 2

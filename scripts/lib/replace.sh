@@ -462,6 +462,7 @@ cmd_replace() {
 # replace_start NAME OLD NEW: every check, then the labels of the copy,
 # the mirror, the array onto it; then replace_finish (or its process)
 replace_start() {
+	local _rp_sp _rp_want
 	local _rp_forced _rp_io _rp_why
 	nm=$1
 	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
@@ -523,6 +524,12 @@ replace_start() {
 	sz=$(devsize "$new")
 	[ "$sz" -ge "$need" ] ||
 		refusal 3 "$new holds $(human "$sz"); member $k of $nm needs $(human "$need") (data at $(human "$R_OFFSET"), $(human "$R_DATA") of it, and the tail)"
+	# the array keeps R_OP % of each member spare: a smaller NEW keeps less
+	if [ -n "${R_OP:-}" ] && [ "$sz" -ge "$need" ]; then
+		_rp_sp=$((sz - need)) _rp_want=$(((sz - R_OFFSET - TAIL) / 100 * R_OP))
+		[ $((_rp_sp + R_CHUNK)) -ge "$_rp_want" ] ||
+			_rp_forced="$_rp_forced$new keeps $(human "$_rp_sp") spare past its data, less than the $R_OP % of it that $nm keeps on each member ($(human "$_rp_want")): its write speed may drop sooner once full$NL"
+	fi
 	lbs_new=$(lbs_sectors "$new") lbs_old=$(lbs_sectors "$old")
 	[ "$lbs_new" -le "$lbs_old" ] ||
 		refusal 3 "$new has logical blocks of $((lbs_new * 512)) bytes, larger than $old's $((lbs_old * 512)): the array's users may write smaller ones"

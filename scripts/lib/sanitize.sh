@@ -117,13 +117,23 @@ sz_identify() {
 }
 # sz_plan_nvme DEV WANT: sz_plan for an NVMe namespace
 sz_plan_nvme() {
+	local _sn_multi
 	local _sn_f _sn_oacs _sn_sani _sn_fna _sn_fmt _sn_fc _sn_sc _sn_sb _sn_s _sn_fw _sn_ns _sn_whole _sn_why _sn_m _sn_all _sn_n _sn_flbas _sn_dps
 	if ! command -v "$NVME_CLI" >/dev/null 2>&1; then
 		SZ_NO="nvme-cli ($NVME_CLI) is not installed: it asks the drive what it supports and erases it"
 		return 1
 	fi
+	# a fabric's namespace is the storage host's drive, which other hosts
+	# may use: erased there, not from here
+	if fabric_ctrl_of "$(sysdir "$1")" && read_attr "$V/transport" && [ "$V" != pcie ]; then
+		SZ_NO="the namespace is reached over NVMe/$V (a fabric): an erase would act on the storage host's drive, which other hosts may use; erase it on the storage host"
+		return 1
+	fi
 	_sn_f=$TMPD/id-ctrl.${1##*/}
 	sz_identify id-ctrl "$1" "$_sn_f" Controller || return 1
+	# CMIC bit 1: the NVM subsystem has more than one controller (another
+	# port or host may see namespaces this one does not list)
+	_sn_multi=$(($(sz_le "$_sn_f" 76 1) >> 1 & 1))
 	_sn_oacs=$(sz_le "$_sn_f" 256 2)
 	_sn_sani=$(sz_le "$_sn_f" 328 4)
 	_sn_fna=$(sz_le "$_sn_f" 524 1)
@@ -159,6 +169,10 @@ sz_plan_nvme() {
 		sanitize-*) _sn_all=1 ;;
 		*) _sn_all=$((_sn_fna & 3)) ;;
 		esac
+		if [ "$_sn_all" != 0 ] && [ "$_sn_multi" = 1 ]; then
+			_sn_why="the drive's NVM subsystem has more than one controller (CMIC), and $(sz_method_words "$_sn_m") would reach namespaces another port or host sees"
+			continue
+		fi
 		if [ "$_sn_all" != 0 ] && [ -z "$_sn_whole" ]; then
 			if [ "$_sn_ns" = "?" ]; then
 				_sn_why="its namespaces cannot be listed (nvme list-ns), and $(sz_method_words "$_sn_m") would erase all of them"
@@ -272,14 +286,20 @@ sz_erase() {
 	ata*)
 		_se_e=--security-erase
 		[ "$2" = ata-enhanced ] && _se_e=--security-erase-enhanced
+		# from the password on, an interrupt waits for the erase: a drive
+		# left with the password set is locked at its next power-up
+		trap '' INT TERM
 		_se_o=$("$HDPARM" --user-master u --security-set-pass "$SZ_ATA_PASS" "$1" 2>&1 </dev/null) || {
+			trap 'exit 130' INT TERM
 			SZ_ERR="hdparm --security-set-pass failed: $(printf '%s' "$_se_o" | tail -n 1)"
 			return 1
 		}
 		_se_o=$("$HDPARM" --user-master u "$_se_e" "$SZ_ATA_PASS" "$1" 2>&1 </dev/null) || {
+			trap 'exit 130' INT TERM
 			SZ_ERR="hdparm $_se_e failed: $(printf '%s' "$_se_o" | tail -n 1); the drive keeps the password '$SZ_ATA_PASS' set for the erase: 'hdparm --user-master u --security-disable $SZ_ATA_PASS $1' removes it"
 			return 1
-		} ;;
+		}
+		trap 'exit 130' INT TERM ;;
 	esac
 	return 0
 }
@@ -299,7 +319,7 @@ sz_sanitize_wait() {
 		case $_sw_st in
 		1 | 4) return 0 ;;
 		2) ;;
-		3) SZ_ERR="the drive reports the sanitize failed (Sanitize Status log); it stays in sanitize failure mode until a sanitize completes: run '$PROG sanitize' again"; return 1 ;;
+		3) SZ_ERR="the drive reports the sanitize failed (Sanitize Status log); it stays in sanitize failure mode until a sanitize completes: 'nvme sanitize $1 --sanact=N' with the action that failed (2 block erase, 4 crypto erase) starts one"; return 1 ;;
 		*) SZ_ERR="the drive reports no sanitize (Sanitize Status log status $_sw_st)"; return 1 ;;
 		esac
 		_sw_now=$(date +%s)
@@ -366,6 +386,27 @@ sz_confirm() {
 	IFS= read -r _sc_a <"$_sc_t" || :
 	[ "$_sc_a" = "$1" ] ||
 		die 3 "sanitize refused: '$_sc_a' is not $1.  Nothing was erased"
+}
+
+# sz_recheck NAME UUID PLAN: right before the first erase, each member of
+# PLAN ("K DEV ..." lines) is still member K of array UUID, not active, not
+# in use and not open; else nothing is erased
+sz_recheck() {
+	local _rc_k _rc_d _rc_why
+	_rc_why=$(active_name_of_uuid "$2")
+	[ -z "$_rc_why" ] ||
+		die 3 "sanitize refused: array $1 became active (/dev/mapper/$_rc_why) since the list above.  Nothing was erased"
+	while read -r _rc_k _rc_d _; do
+		[ -n "$_rc_k" ] || continue
+		if ! read_label "$_rc_d" || [ "$L_UUID" != "$2" ] || [ "$L_INDEX" != "$_rc_k" ]; then
+			die 3 "sanitize refused: $_rc_d is no longer member $_rc_k of $1 (a device renamed since the list above?).  Nothing was erased"
+		fi
+		if _rc_why=$(in_use "$_rc_d") || _rc_why=$(sz_openers "$_rc_d"); then
+			die 3 "sanitize refused: member $_rc_k, $_rc_d, is in use since the list above (${_rc_why% }).  Nothing was erased"
+		fi
+	done <<EOF
+$3
+EOF
 }
 
 opt_sanitize() {
@@ -469,6 +510,10 @@ cmd_sanitize() {
 $_sz_plan
 EOF
 	[ -n "$_sz_yes" ] || sz_confirm "$_sz_name"
+	# the answer may have taken a while: udev may have assembled the
+	# array since, a process opened a member, a name moved to another
+	# disk.  Checked again, every member, before the first erase.
+	sz_recheck "$_sz_name" "$_sz_u" "$_sz_plan"
 	_sz_rc=0 _sz_n=0
 	while read -r _sz_k _sz_d _sz_m _sz_a; do
 		[ -n "$_sz_k" ] || continue
