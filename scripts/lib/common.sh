@@ -90,7 +90,7 @@ opts() {
 			"$_op_h" "$_op_n" "${1#*=}"
 			shift
 		else
-			[ $# -ge 2 ] && [ -n "$2" ] || usage_die "$_op_k needs a value"
+			if [ $# -lt 2 ] || [ -z "$2" ]; then usage_die "$_op_k needs a value"; fi
 			"$_op_h" "$_op_n" "$2"
 			shift 2
 		fi

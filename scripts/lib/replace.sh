@@ -526,6 +526,7 @@ replace_start() {
 		refusal 3 "$new holds $(human "$sz"); member $k of $nm needs $(human "$need") (data at $(human "$R_OFFSET"), $(human "$R_DATA") of it, and the tail)"
 	# the array keeps R_OP % of each member spare: a smaller NEW keeps less
 	if [ -n "${R_OP:-}" ] && [ "$sz" -ge "$need" ]; then
+		# shellcheck disable=SC2017 # divided first: nothing overflows
 		_rp_sp=$((sz - need)) _rp_want=$(((sz - R_OFFSET - TAIL) / 100 * R_OP))
 		[ $((_rp_sp + R_CHUNK)) -ge "$_rp_want" ] ||
 			_rp_forced="$_rp_forced$new keeps $(human "$_rp_sp") spare past its data, less than the $R_OP % of it that $nm keeps on each member ($(human "$_rp_want")): its write speed may drop sooner once full$NL"
