@@ -62,7 +62,7 @@ array_feat() { printf '%s\n' "$A_FEATS" | awk -v k="$1" '$1 == k {print $2; exit
 # "key":value pairs separated by commas (the caller adds the braces and
 # what follows)
 array_json() {
-	local _aj_sep _aj_n _aj_j _aj_in
+	local _aj_sep _aj_n _aj_j _aj_in _aj_v
 	_aj_sep=''
 	while IFS='|' read -r _aj_n _aj_j _aj_in _; do
 		case $_aj_in in *"$1"*) ;; *) continue ;; esac
@@ -82,7 +82,7 @@ EOF
 
 # array_rows: detail's rows of the array's fields
 array_rows() {
-	local _ar_n _ar_d
+	local _ar_n _ar_d _ar_v
 	while IFS='|' read -r _ar_n _ _ _ar_d _; do
 		[ "$_ar_d" != - ] || continue
 		eval "_ar_v=\${A_$_ar_n-}"

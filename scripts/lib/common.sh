@@ -101,6 +101,7 @@ opts() {
 say() { printf '%s\n' "$*"; }
 warn() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 die() { # die CODE MESSAGE
+	local _dc
 	_dc=$1
 	shift
 	warn "$*"

@@ -100,7 +100,7 @@ EOF
 # version (L_CREATED empty: now; L_GEN empty: 1), the L_DRIVES lines after
 # the keys
 label_block() {
-	local _lb_body _lb_kv _lb_d
+	local _lb_body _lb_kv _lb_d _lb_v
 	_lb_body="$MAGIC $LABEL_VERSION"
 	for _lb_kv in $LABEL_KEYS; do
 		eval "_lb_v=\${L_${_lb_kv#*:}-}"

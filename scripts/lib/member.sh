@@ -199,7 +199,7 @@ prom_escape() {
 # member_json VIEW: the member_info fields as a JSON object, those of the
 # status (s) or detail (d) --json output
 member_json() {
-	local _mj_sep _mj_n _mj_j _mj_in
+	local _mj_sep _mj_n _mj_j _mj_in _mj_v
 	_mj_sep='{'
 	while IFS='|' read -r _mj_n _ _mj_j _mj_in _; do
 		case $_mj_in in *"$1"*) ;; *) continue ;; esac

@@ -76,6 +76,7 @@ hook_signal() {
 }
 
 fire() { # fire EVENT ARRAY MEMBER DEVICE OLD NEW ARRAYSTATE UUID SERIAL
+	local _fi_p
 	say "$(date '+%Y-%m-%d %H:%M:%S') $2: $1${3:+ member $3}${4:+ ($4)}${5:+ $5 ->}${6:+ $6}${7:+, array $7}${FIRE_DETAIL:+: $FIRE_DETAIL}"
 	history_add "$1" "$2" "$8" "$3" "$9" "${4:+$4: }${5:+$5 -> }${6:-}${7:+, array $7}${FIRE_DETAIL:+: $FIRE_DETAIL} (monitor)"
 	[ -n "$mon_exec" ] || return 0

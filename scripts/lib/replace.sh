@@ -462,8 +462,7 @@ cmd_replace() {
 # replace_start NAME OLD NEW: every check, then the labels of the copy,
 # the mirror, the array onto it; then replace_finish (or its process)
 replace_start() {
-	local _rp_sp _rp_want
-	local _rp_forced _rp_io _rp_why
+	local _rp_forced _rp_io _rp_why _rp_sp _rp_want
 	nm=$1
 	is_array "$nm" || die 4 "$nm is not an active ssdstripe array"
 	uuid=$(dm_uuid "$nm")

@@ -117,8 +117,7 @@ sz_identify() {
 }
 # sz_plan_nvme DEV WANT: sz_plan for an NVMe namespace
 sz_plan_nvme() {
-	local _sn_multi
-	local _sn_f _sn_oacs _sn_sani _sn_fna _sn_fmt _sn_fc _sn_sc _sn_sb _sn_s _sn_fw _sn_ns _sn_whole _sn_why _sn_m _sn_all _sn_n _sn_flbas _sn_dps
+	local _sn_f _sn_oacs _sn_sani _sn_fna _sn_fmt _sn_fc _sn_sc _sn_sb _sn_s _sn_fw _sn_ns _sn_whole _sn_why _sn_m _sn_all _sn_n _sn_flbas _sn_dps _sn_multi
 	if ! command -v "$NVME_CLI" >/dev/null 2>&1; then
 		SZ_NO="nvme-cli ($NVME_CLI) is not installed: it asks the drive what it supports and erases it"
 		return 1

@@ -213,7 +213,7 @@ smart_record() {
 # the environment (SSDSTRIPE_SMART_*), else $CONF, else the defaults; a
 # value that is not a number is said once and the default used
 smart_config() {
-	local _sm_n
+	local _sm_n _sm_v
 	[ -z "${_sm_configured:-}" ] || return 0
 	_sm_configured=1
 	command -v conf_warn_once >/dev/null 2>&1 && conf_warn_once
