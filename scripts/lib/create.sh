@@ -100,6 +100,8 @@ blkdiscard_cmd() {
 	return 1
 }
 
+# can_discard DEV: DEV's queue takes discards (discard_max_bytes not 0)
+can_discard() { [ "$(cat "$(queuedir "$1")/discard_max_bytes" 2>/dev/null || echo 0)" != 0 ]; }
 # op_data SECTORS CHUNK PCT: what a member of SECTORS gives the array with
 # PCT % of its space past the label area kept spare: the rest, in whole
 # chunks (PCT empty or 0: all of it)
@@ -126,7 +128,7 @@ op_discard() {
 	_odd_from=$2 _odd_to=$(($(devsize "$1") - TAIL))
 	[ "$_odd_to" -gt "$_odd_from" ] || return 0
 	_odd_len=$((_odd_to - _odd_from))
-	if [ "$(cat "$(queuedir "$1")/discard_max_bytes" 2>/dev/null || echo 0)" = 0 ]; then
+	if ! can_discard "$1"; then
 		warn "$1 does not support discard: its $(human "$_odd_len") of spare area is left as it is (spare for the drive only if never written; '$PROG sanitize' erases a stopped array's members first)"
 		return 0
 	fi
@@ -140,8 +142,8 @@ op_discard() {
 }
 
 trim_device() { # trim_device DEV: discard it all, with progress
-	_td_q=$(queuedir "$1")
-	if [ "$(cat "$_td_q/discard_max_bytes" 2>/dev/null || echo 0)" = 0 ]; then
+	local _td_bd _td_size _td_step _td_off _td_len _td_e
+	if ! can_discard "$1"; then
 		warn "$1 does not support discard; --trim skipped for it"
 		return 0
 	fi
