@@ -5,6 +5,8 @@
 #
 #   make [KDIR=...]     build dm-ssdstripe/dm-ssdstripe.ko
 #                       (KDIR=$(scripts/find-kdir sid) builds in the sid build root)
+#                       and the tool, tool/ssdstripe
+#   make tool           just the tool (a C program: tool/Makefile)
 #   make demo           boot 4 emulated NVMe SSDs in QEMU and show it working
 #   make check          every test: lint, KUnit (UML), QEMU integration suite
 #   make lint           checkpatch --strict, W=1 and sparse (C=2) builds
@@ -26,6 +28,7 @@
 #                       man pages, bash completion;
 #                       DESTDIR and PREFIX (default /usr) are respected
 #   make install-tools  the same without the module (with DKMS: make install-dkms)
+#                       (the tool's commands not yet in C: its sh part in TOOLLIBDIR)
 #   make install-dkms   the module's source and dkms.conf in
 #                       /usr/src/dm-ssdstripe-VERSION, for "dkms install"
 #   make dkms.conf      dkms.conf from dkms.conf.in and VERSION
@@ -42,7 +45,7 @@ comma := ,
 # the one version of the module, the tool and the packages
 VERSION := $(shell cat $(CURDIR)/VERSION)
 
-.PHONY: all module clean demo check lint kunit integration bench \
+.PHONY: all module tool clean demo check lint kunit integration bench \
 	check-debug debug-kernel fuzz soak check-boot man dkms.conf \
 	install install-module install-tools install-dkms uninstall deb
 
@@ -52,7 +55,7 @@ FUZZ_SEED ?=
 SOAK_KERNEL ?= debug
 SOAK_SECS ?= 600
 
-all: module
+all: module tool
 
 # Headers in the sid build root (scripts/find-kdir sid) only build in there.
 KMAKE = $(if $(shell $(CURDIR)/scripts/sid-root owns $(KDIR) 2>/dev/null && echo y),$(CURDIR)/scripts/sid-root make,$(MAKE))
@@ -60,8 +63,13 @@ KMAKE = $(if $(shell $(CURDIR)/scripts/sid-root owns $(KDIR) 2>/dev/null && echo
 module:
 	$(KMAKE) -C $(KDIR) M=$(CURDIR) modules
 
+# the tool knows where make install puts its sh part (TOOLLIBDIR)
+tool:
+	$(MAKE) -C $(CURDIR)/tool TOOLLIBDIR=$(TOOLLIBDIR)
+
 clean:
 	$(KMAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C $(CURDIR)/tool clean
 	rm -rf $(MANBUILD)
 
 # ---- man pages -----------------------------------------------------------
@@ -130,7 +138,9 @@ INITRAMFSDIR ?= $(DATADIR)/initramfs-tools
 DRACUTDIR ?= $(LIBDIR)/dracut/modules.d/90ssdstripe
 UNITDIR ?= $(LIBDIR)/systemd/system
 UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
-# the tool's library (scripts/lib), sourced by $(SBINDIR)/ssdstripe
+# the tool's sh part: the commands not yet in C (scripts/ssdstripe, installed
+# as ssdstripe.sh, and its library scripts/lib), which $(SBINDIR)/ssdstripe
+# runs for them
 TOOLLIBDIR ?= $(LIBDIR)/ssdstripe
 TOOLLIB = $(wildcard scripts/lib/*.sh) scripts/lib/initramfs-commands
 # kernel release of KDIR (its headers know it); lib/modules/<KVER>/updates
@@ -167,8 +177,9 @@ install-module: module
 		$(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 	$(DEPMOD)
 
-install-tools: man
-	$(call install_libdir,scripts/ssdstripe,0755,$(SBINDIR)/ssdstripe)
+install-tools: man tool
+	install -D -m 0755 tool/ssdstripe $(DESTDIR)$(SBINDIR)/ssdstripe
+	$(call install_libdir,scripts/ssdstripe,0755,$(TOOLLIBDIR)/ssdstripe.sh)
 	install -d $(DESTDIR)$(TOOLLIBDIR)
 	install -m 0644 $(TOOLLIB) VERSION $(DESTDIR)$(TOOLLIBDIR)/
 	install -D -m 0644 $(MANBUILD)/ssdstripe.8 $(DESTDIR)$(MANDIR)/man8/ssdstripe.8

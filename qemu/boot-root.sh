@@ -128,6 +128,8 @@ if ! flock -n "$work_lock"; then
 	flock "$work_lock"
 fi
 version=$(cat "$repo/VERSION")
+# the tool package is built for this machine's architecture, the others are "all"
+deb_arch=$(dpkg --print-architecture)
 
 # ---- the packages, and the module for the rig's own guest -------------------
 src=$work/src
@@ -327,7 +329,7 @@ if [ -n "$bookworm" ]; then
 	r=$(new_tree itools "$tar_itools")
 	dr=$(new_tree dracut "$tar_dracut")
 	log "trees: bookworm with $abi_old, with dracut and $abi ($(($(date +%s) - t0))s)"
-	pkgs_itools="./root/debs/ssdstripe_${version}_all.deb ./root/debs/dm-ssdstripe-dkms_${version}_all.deb ./root/debs/ssdstripe-initramfs_${version}_all.deb"
+	pkgs_itools="./root/debs/ssdstripe_${version}_${deb_arch}.deb ./root/debs/dm-ssdstripe-dkms_${version}_all.deb ./root/debs/ssdstripe-initramfs_${version}_all.deb"
 	ilog=$work/apt-itools.log
 	: >"$ilog"
 	tree_apt bookworm "$r" "$ilog" update -qq || { tail -n 20 "$ilog" >&2; die "apt-get update in the tree"; }
@@ -451,7 +453,7 @@ if [ -n "$bookworm" ]; then
 	dlog=$work/apt-dracut.log
 	: >"$dlog"
 	tree_apt bookworm "$dr" "$dlog" update -qq || { tail -n 20 "$dlog" >&2; die "apt-get update in the dracut tree"; }
-	tree_apt bookworm "$dr" "$dlog" install "./root/debs/ssdstripe_${version}_all.deb" \
+	tree_apt bookworm "$dr" "$dlog" install "./root/debs/ssdstripe_${version}_${deb_arch}.deb" \
 		"./root/debs/dm-ssdstripe-dkms_${version}_all.deb" "./root/debs/ssdstripe-dracut_${version}_all.deb" ||
 		{ tail -n 30 "$dlog" >&2; die "apt-get install in the dracut tree"; }
 	why=$(installed_why "$dr" "$dlog" ssdstripe-dracut "$abi")
@@ -498,7 +500,7 @@ if want sid; then
 			why="apt-get install of the build's tools failed: $(tail -n 5 "$slog" | tr '\n' ' ')"
 		elif ! in_tree "$s" make -C /root/src deb DEBDIR=/root/debs >>"$slog" 2>&1; then
 			why="make deb failed in the sid tree: $(tail -n 5 "$slog" | tr '\n' ' ')"
-		elif tree_apt sid "$s" "$slog" install "./root/debs/ssdstripe_${version}_all.deb" \
+		elif tree_apt sid "$s" "$slog" install "./root/debs/ssdstripe_${version}_${deb_arch}.deb" \
 			"./root/debs/dm-ssdstripe-dkms_${version}_all.deb" \
 			"./root/debs/ssdstripe-initramfs_${version}_all.deb"; then
 			why=$(installed_why "$s" "$slog" ssdstripe-initramfs "$sid_abi")

@@ -48,7 +48,7 @@ busybox=/bin/busybox
 ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not statically linked (install busybox-static)"
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/ssdstripe-initramfs.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+trap 'rm -rf "$root" "$root.tool"' EXIT
 
 # merged /usr layout like Debian 12
 mkdir -p "$root"/usr/bin "$root"/usr/sbin "$root"/usr/lib "$root"/usr/lib64 \
@@ -153,9 +153,17 @@ depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 [ -e "$mroot/modules.dep" ] || die "depmod failed"
 
 # ---- the ssdstripe tool ------------------------------------------------
-# where make install puts them: the entry in sbin, its library in lib
-install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/sbin/ssdstripe"
+# where make install puts them: the program (C, built here with its shared
+# libraries) in sbin, the sh part of the commands not yet in C (its entry
+# as ssdstripe.sh, and its library) in lib
+"$repo/scripts/need-debs" gcc:build-essential make:make /usr/include/blkid/blkid.h:libblkid-dev \
+	/usr/include/gcrypt.h:libgcrypt20-dev || die "cannot install what the tool's build needs"
+make -s -C "$repo/tool" OUT="$root.tool" >&2 || die "cannot build the ssdstripe tool"
+install -m 0755 "$root.tool/ssdstripe" "$root/usr/sbin/ssdstripe"
+for lib in $(ldd "$root.tool/ssdstripe" | grep -o '/[^ ]*'); do copy_file "$lib"; done
+rm -rf "$root.tool"
 install -d "$root/usr/lib/ssdstripe"
+install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/lib/ssdstripe/ssdstripe.sh"
 install -m 0644 "$repo"/scripts/lib/*.sh "$repo/VERSION" "$root/usr/lib/ssdstripe/"
 
 # ---- tests and init ----------------------------------------------------

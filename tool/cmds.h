@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ssdstripe: the commands written in C, one file each (main.c runs them;
+ * the others are still the sh library's, scripts/lib, until they move).
+ */
+#ifndef SSDSTRIPE_CMDS_H
+#define SSDSTRIPE_CMDS_H
+
+int cmd_examine(int argc, char **argv);
+
+/* help_of: the command's help, from the one place it is written */
+void help_of(void);
+
+#endif

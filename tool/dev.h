@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ssdstripe: block devices as sysfs and /dev show them: a device's sysfs
+ * directory, its canonical /dev path, the attributes the tool reads.
+ */
+#ifndef SSDSTRIPE_DEV_H
+#define SSDSTRIPE_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* sysdir: /sys/devices/... of block device node DEV (malloc'd), NULL if none */
+char *dev_sysdir(const char *dev);
+/* canon: the canonical /dev path of a device given as a path or a name */
+char *dev_canon(const char *arg);
+/* devpath: the /dev path of kernel name NAME, dm devices by /dev/mapper name */
+char *dev_path(const char *name);
+
+/*
+ * read_attr: FILE's first line (without its newline) into BUF; false
+ * (BUF empty) when it cannot be read or is empty
+ */
+bool read_attr(const char *file, char *buf, size_t len);
+/* attr_at: read_attr of DIR/NAME */
+bool attr_at(const char *dir, const char *name, char *buf, size_t len);
+/* sysfs_word: FILE's printable text, trimmed; false if none */
+bool sysfs_word(const char *file, char *buf, size_t len);
+/* drive_serial: the serial of the drive whose sysfs directory is DIR */
+bool drive_serial(const char *dir, char *buf, size_t len);
+
+/*
+ * pathf: a path into BUF (LEN bytes) from FMT; false (BUF empty) when it
+ * would not fit, so that no cut path is ever opened
+ */
+bool pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+bool path_exists(const char *dir, const char *name);
+bool is_dir(const char *dir, const char *name);
+
+/* the kernel names of /sys/class/block, sorted; free with names_free */
+char **block_names(size_t *n);
+void names_free(char **v, size_t n);
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ssdstripe: the on-disk label (Documentation/ssdstripe-label.rst).  This
+ * file and label.c are the only reader and writer of its format.
+ *
+ * The label is text in the second 4 KiB block of a member: a first line
+ * "SSDSTRIPE-LABEL V", KEY=value lines (LABEL_KEYS, in that order), one
+ * drive.K line per member since version 2 (the identity of member K's
+ * drive, ident.h), and a last line checksum=sha256:HEX over everything
+ * before it.  The rest of the block is NUL.
+ */
+#ifndef SSDSTRIPE_LABEL_H
+#define SSDSTRIPE_LABEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LABEL_MAGIC "SSDSTRIPE-LABEL"
+#define LABEL_VERSION 2			/* what this tool writes */
+#define LABEL_READS "1 and 2"		/* the versions it reads */
+#define LABEL_BLOCK 4096		/* bytes; the label is the second block */
+#define LABEL_DATA_OFFSET 2048		/* sectors (1 MiB): data start on every member */
+#define LABEL_TAIL 2048			/* sectors left unused at the end */
+
+/* the fields, in the order of the label's text */
+enum label_key {
+	LK_UUID,	/* array_uuid */
+	LK_NAME,	/* name */
+	LK_MEMBER,	/* member_uuid */
+	LK_INDEX,	/* index */
+	LK_COUNT,	/* count */
+	LK_CHUNK,	/* chunk_sectors */
+	LK_OFFSET,	/* data_offset */
+	LK_DATA,	/* data_sectors */
+	LK_MEMBERS,	/* members */
+	LK_CREATED,	/* created */
+	LK_GEN,		/* generation */
+	LK_STATE,	/* state: copying or replaced, optional */
+	LK_REPLACING,	/* replacing, optional */
+	LK_REPBY,	/* replaced_by, optional */
+	LK_REPAT,	/* replaced_at, optional */
+	LK_OP,		/* overprovision, optional */
+	LK_NKEYS
+};
+
+struct label_drive {
+	unsigned int k;		/* the member */
+	char *ident;		/* its drive's identity line (ident.h) */
+};
+
+struct label {
+	int version;
+	char *text;			/* the label's text, NULs dropped */
+	char *f[LK_NKEYS];		/* every field; NULL: absent */
+	struct label_drive *drives;	/* version 2: drive.K lines, in order */
+	size_t ndrives;
+	char err[160];			/* why a label is damaged or unsupported */
+};
+
+enum label_rc {
+	LABEL_OK = 0,
+	LABEL_NONE = 1,		/* no label */
+	LABEL_DAMAGED = 2,	/* err says why */
+	LABEL_UNSUPPORTED = 3,	/* a version this tool does not read */
+};
+
+const char *label_key_name(enum label_key k);
+
+/*
+ * label_parse: the label in BLOCK (LEN bytes, a whole block as read from
+ * the device) into L, which label_free releases whatever it returns
+ */
+enum label_rc label_parse(const unsigned char *block, size_t len, struct label *l);
+/* label_read: DEV's label (read only) */
+enum label_rc label_read(const char *dev, struct label *l);
+void label_free(struct label *l);
+
+/* a field as a number (digits only: label_parse checked the required ones) */
+uint64_t label_num(const struct label *l, enum label_key k);
+/* member K's drive line, NULL if the label records none */
+const char *label_drive(const struct label *l, unsigned int k);
+
+/*
+ * label_format: the text of label L (of this tool's version: created and
+ * generation get now and 1 where L has none) into BUF; its length, or
+ * -1 when it would not fit LABEL_BLOCK bytes
+ */
+long label_format(const struct label *l, char *buf, size_t len);
+
+/* sha256_hex: the SHA-256 of DATA as 64 hex digits and a NUL in HEX */
+void sha256_hex(const void *data, size_t len, char hex[65]);
+
+#endif

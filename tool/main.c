@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ssdstripe: create, assemble, stop, wipe, sanitize, inspect and monitor
+ * dm-ssdstripe arrays (ssdstripe(8)).
+ *
+ * One program, as mdadm, lvm2 and cryptsetup are.  The commands move
+ * here from the sh tool one at a time, as git's did to C builtins: a
+ * command in BUILTINS runs in this process; any other is handed, with the
+ * same arguments and in the same process (exec), to the sh tool that
+ * still holds it (ssdstripe.sh and its library in TOOLLIBDIR).  The
+ * usage and help texts stay in that library until 'help' moves too.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "label.h"
+#include "out.h"
+
+struct builtin {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+static const struct builtin builtins[] = {
+	{ "examine", cmd_examine },
+};
+
+/*
+ * sh_tool: the sh entry of the commands not yet here: $SSDSTRIPE_SH if
+ * set; in a source tree (this program in tool/), the tree's
+ * scripts/ssdstripe; else TOOLLIBDIR's ssdstripe.sh, where make install
+ * put it
+ */
+static char *sh_tool(void)
+{
+	const char *sh = getenv("SSDSTRIPE_SH");
+	char exe[PATH_MAX], *p;
+	ssize_t n;
+
+	if (sh && *sh)
+		return xstrdup(sh);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		p = strrchr(exe, '/');
+		if (p) {
+			*p = 0;
+			p = xasprintf("%s/../scripts/ssdstripe", exe);
+			if (!access(p, R_OK) && !access(exe, F_OK) &&
+			    strlen(exe) >= 5 && !strcmp(exe + strlen(exe) - 5, "/tool"))
+				return p;
+			free(p);
+		}
+	}
+	return xstrdup(SSDSTRIPE_TOOLLIBDIR "/ssdstripe.sh");
+}
+
+/* run_sh: hand ARGV (the command and its arguments) to the sh tool */
+static int __attribute__((noreturn)) run_sh(int argc, char **argv)
+{
+	char **v = xmalloc(((size_t)argc + 3) * sizeof(*v));
+	char *tool = sh_tool();
+	int i;
+
+	v[0] = "sh";
+	v[1] = tool;
+	for (i = 0; i < argc; i++)
+		v[i + 2] = argv[i];
+	v[argc + 2] = NULL;
+	fflush(NULL);
+	execv("/bin/sh", v);
+	die(EX_FAILED, "cannot run its sh part %s: %s (SSDSTRIPE_SH=PATH names where it is)",
+	    tool, strerror(errno));
+}
+
+void help_of(void)
+{
+	char *v[] = { (char *)cur_cmd, "--help", NULL };
+
+	run_sh(2, v);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+	size_t i;
+
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		say("%s %s (label version %d)", PROG, SSDSTRIPE_VERSION, LABEL_VERSION);
+		return EX_OK;
+	}
+	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
+		if (strcmp(cmd, builtins[i].name))
+			continue;
+		cur_cmd = builtins[i].name;
+		return builtins[i].fn(argc - 2, argv + 2);
+	}
+	run_sh(argc - 1, argv + 1);
+}

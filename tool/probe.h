@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ssdstripe: what a device carries besides our label, by libblkid: a file
+ * system, swap, a partition table or partitions, md or LVM metadata.
+ */
+#ifndef SSDSTRIPE_PROBE_H
+#define SSDSTRIPE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * foreign_signature: what else than our label DEV carries, in words ("an
+ * ext4 signature", "a GPT partition table") into BUF; false if nothing.
+ * Our label (text at 4-8 KiB, the first 4 KiB zero) matches no signature.
+ */
+bool foreign_signature(const char *dev, char *buf, size_t len);
+
+#endif
