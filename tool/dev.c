@@ -61,6 +61,19 @@ char *dev_path(const char *name)
 	return NULL;
 }
 
+char *dev_pretty(const char *name)
+{
+	char f[PATH_MAX], dm[256];
+	const char *b = strrchr(name, '/');
+
+	b = b ? b + 1 : name;
+	if (pathf(f, sizeof(f), "/sys/class/block/%s/dm/name", b) && !access(f, R_OK)) {
+		read_attr(f, dm, sizeof(dm));
+		return xasprintf("mapper/%s", dm);
+	}
+	return xstrdup(b);
+}
+
 char *dev_canon(const char *arg)
 {
 	char *p, *s, *d;
@@ -204,9 +217,9 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **block_names(size_t *n)
+char **dir_names(const char *dir, size_t *n)
 {
-	DIR *d = opendir("/sys/class/block");
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **v = NULL;
 	size_t cap = 0;
@@ -229,6 +242,11 @@ char **block_names(size_t *n)
 	if (v)
 		qsort(v, *n, sizeof(*v), cmp_names);
 	return v;
+}
+
+char **block_names(size_t *n)
+{
+	return dir_names("/sys/class/block", n);
 }
 
 void names_free(char **v, size_t n)

@@ -16,6 +16,9 @@ char *dev_canon(const char *arg);
 /* devpath: the /dev path of kernel name NAME, dm devices by /dev/mapper name */
 char *dev_path(const char *name);
 
+/* dev_pretty: a kernel name as people know it: dm-N as mapper/NAME */
+char *dev_pretty(const char *name);
+
 /*
  * read_attr: FILE's first line (without its newline) into BUF; false
  * (BUF empty) when it cannot be read or is empty
@@ -38,7 +41,9 @@ bool pathf(char *buf, size_t len, const char *fmt, ...)
 bool path_exists(const char *dir, const char *name);
 bool is_dir(const char *dir, const char *name);
 
-/* the kernel names of /sys/class/block, sorted; free with names_free */
+/* the entries of DIR but . and .., sorted by name; free with names_free */
+char **dir_names(const char *dir, size_t *n);
+/* the kernel names of /sys/class/block, sorted */
 char **block_names(size_t *n);
 void names_free(char **v, size_t n);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "histlog.h"
 #include "label.h"
 #include "out.h"
 
@@ -27,7 +28,10 @@ struct builtin {
 };
 
 static const struct builtin builtins[] = {
+	{ "stop", cmd_stop },
+	{ "wipe", cmd_wipe },
 	{ "examine", cmd_examine },
+	{ "history", cmd_history },
 };
 
 /*
@@ -78,6 +82,23 @@ static int __attribute__((noreturn)) run_sh(int argc, char **argv)
 	    tool, strerror(errno));
 }
 
+/* hist_line: "ssdstripe CMD ARGS", the command line a history line names */
+static char *hist_line(int argc, char **argv)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	int i;
+
+	if (!f)
+		die(EX_FAILED, "out of memory");
+	fputs(PROG, f);
+	for (i = 1; i < argc; i++)
+		fprintf(f, " %s", argv[i]);
+	fclose(f);
+	return s;
+}
+
 void help_of(void)
 {
 	char *v[] = { (char *)cur_cmd, "--help", NULL };
@@ -98,6 +119,7 @@ int main(int argc, char **argv)
 		if (strcmp(cmd, builtins[i].name))
 			continue;
 		cur_cmd = builtins[i].name;
+		hist_cmd = hist_line(argc, argv);
 		return builtins[i].fn(argc - 2, argv + 2);
 	}
 	run_sh(argc - 1, argv + 1);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <blkid/blkid.h>
 
 #include "dev.h"
@@ -20,40 +23,23 @@ static const char *article(const char *w)
 	return strchr("aeiouAEIOUx", w[0]) && w[0] ? "an" : "a";
 }
 
-/* the first partition of the whole disk at sysfs directory DIR, by name */
+/* the first partition, by name, of the whole disk at sysfs directory DIR */
 static bool first_partition(const char *dir, char *buf, size_t len)
 {
 	const char *disk = strrchr(dir, '/') + 1;
-	size_t dl = strlen(disk), nn, i;
-	char **names = NULL;
-	struct dirent *e;
-	DIR *d = opendir(dir);
+	size_t dl = strlen(disk), n, i;
+	char **names = dir_names(dir, &n), f[PATH_MAX];
 	bool found = false;
 
-	if (!d)
-		return false;
-	nn = 0;
-	while ((e = readdir(d))) {
-		char f[PATH_MAX];
-
-		if (strncmp(e->d_name, disk, dl))
+	for (i = 0; i < n && !found; i++) {
+		if (strncmp(names[i], disk, dl) || !pathf(f, sizeof(f), "%s/%s", dir, names[i]))
 			continue;
-		pathf(f, sizeof(f), "%s/%s", dir, e->d_name);
-		if (!path_exists(f, "partition"))
-			continue;
-		names = realloc(names, (nn + 1) * sizeof(*names));
-		if (!names)
-			die(EX_FAILED, "out of memory");
-		names[nn++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	for (i = 0; i < nn; i++) {
-		if (!found || strcmp(names[i], buf) < 0) {
+		if (path_exists(f, "partition")) {
 			snprintf(buf, len, "%s", names[i]);
 			found = true;
 		}
 	}
-	names_free(names, nn);
+	names_free(names, n);
 	return found;
 }
 
@@ -99,4 +85,60 @@ bool foreign_signature(const char *dev, char *buf, size_t len)
 	}
 	blkid_free_probe(pr);
 	return ret;
+}
+
+bool busy_dir(const char *dir, char *buf, size_t len)
+{
+	char mm[32], line[4096], *name;
+	unsigned int ma, mi;
+	size_t n;
+	FILE *f;
+
+	buf[0] = 0;
+	if (!attr_at(dir, "dev", mm, sizeof(mm)) || sscanf(mm, "%u:%u", &ma, &mi) != 2)
+		return false;
+	f = fopen("/proc/self/mountinfo", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *fl[6], *save = NULL, *w;
+		int nf = 0;
+
+		for (w = strtok_r(line, " \n", &save); w && nf < 6; w = strtok_r(NULL, " \n", &save))
+			fl[nf++] = w;
+		if (nf >= 5 && !strcmp(fl[2], mm)) {
+			snprintf(buf, len, "mounted on %s", fl[4]);
+			fclose(f);
+			return true;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (pathf(line, sizeof(line), "%s/holders", dir)) {
+		char **h = dir_names(line, &n);
+
+		if (n) {
+			name = dev_pretty(h[0]);
+			snprintf(buf, len, "held by %s", name);
+			free(name);
+		}
+		names_free(h, n);
+		if (buf[0])
+			return true;
+	}
+	/* /proc/swaps names the node swapon was given (/dev/mapper/x, /dev/dm-3) */
+	f = fopen("/proc/swaps", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		struct stat st;
+
+		line[strcspn(line, " \t\n")] = 0;
+		if (stat(line, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		if (major(st.st_rdev) == ma && minor(st.st_rdev) == mi) {
+			snprintf(buf, len, "in use as swap");
+			fclose(f);
+			return true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return false;
 }

@@ -16,4 +16,10 @@
  */
 bool foreign_signature(const char *dev, char *buf, size_t len);
 
+/*
+ * busy_dir: why the one block device at sysfs directory DIR is busy
+ * (mounted on, held by, in use as swap) into BUF; false if it is not
+ */
+bool busy_dir(const char *dir, char *buf, size_t len);
+
 #endif

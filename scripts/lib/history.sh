@@ -3,7 +3,9 @@
 #
 # ssdstripe history: what was done to the arrays and what the monitor saw
 # happen to them, kept across reboots, as 'zpool history' and 'zpool
-# events' keep it.
+# events' keep it.  The command is C now (tool/history.c, and
+# tool/histlog.c writes the log as history_add here does); its help stays
+# here with every command's until 'help' moves too.
 #
 # One line per event in $HIST_DIR/history.log, tab-separated:
 #   TIME EVENT ARRAY UUID MEMBER SERIAL DETAIL
@@ -101,45 +103,4 @@ $HIST_MAX bytes, $HIST_KEEP older files kept (history.log.1 ...).
 --json prints one object per line.  Reads only.
 Exit: 0 (no history yet too), 2 usage.
 EOF
-}
-
-opt_history() {
-	case $1 in
-	--json) _hi_json=1 ;;
-	'') _hi_names="$_hi_names $2" ;;
-	esac
-}
-cmd_history() {
-	local _hi_f _hi_files _hi_i _hi_p
-	_hi_json='' _hi_names=''
-	opts opt_history '--json' "$@"
-	_hi_f=$HIST_DIR/history.log
-	_hi_files=''
-	_hi_i=$HIST_KEEP
-	while [ "$_hi_i" -ge 1 ]; do
-		[ -r "$_hi_f.$_hi_i" ] && _hi_files="$_hi_files $_hi_f.$_hi_i"
-		_hi_i=$((_hi_i - 1))
-	done
-	[ -r "$_hi_f" ] && _hi_files="$_hi_files $_hi_f"
-	_hi_p=${SSDSTRIPE_RUNDIR:-/run/ssdstripe}/history.pending
-	[ -r "$_hi_p" ] && _hi_files="$_hi_files $_hi_p"
-	if [ -z "$_hi_files" ]; then
-		[ -n "$_hi_json" ] || say "no history yet ($_hi_f)"
-		return 0
-	fi
-	# shellcheck disable=SC2086 # the files are words (paths without blanks)
-	awk -F '\t' -v names="$_hi_names" -v json="$_hi_json" "$AWK_JSON"'
-	function jv(s) { return s == "-" ? "null" : json_str(s) }
-	BEGIN { n = split(names, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
-	NF >= 7 {
-		if (n && !($3 in want) && !($4 in want)) next
-		if (json) {
-			printf "{\"time\":%s,\"event\":%s,\"array\":%s,\"uuid\":%s,\"member\":%s,\"serial\":%s,\"detail\":%s}\n",
-				jv($1), jv($2), jv($3), jv($4), $5 == "-" ? "null" : $5 + 0, jv($6), jv($7)
-			next
-		}
-		a = $3 == "-" ? "-" : $3 ($4 == "-" ? "" : " (" substr($4, 1, 8) ")")
-		m = $5 == "-" ? "" : " member " $5 ($6 == "-" ? "" : " (" $6 ")")
-		printf "%s  %-11s %s%s: %s\n", $1, $2, a, m, $7
-	}' $_hi_files
 }

@@ -2,7 +2,8 @@
 # shellcheck shell=sh disable=SC3043
 #
 # ssdstripe stop, list, table and clear: the commands that act on arrays
-# as a whole.
+# as a whole.  stop is C now (tool/manage.c); its help stays here with
+# every command's until 'help' moves too.
 
 # ---- stop, list, table ------------------------------------------------
 help_stop() {
@@ -21,65 +22,6 @@ Exit: 0 stopped, 1 failed or in use (an array left), 2 usage, 4 no such
 array.
 EOF
 }
-# stop_one NAME: stop active array NAME; 1, having said why, when it is in
-# use (open, mounted, a replace running) or dmsetup fails
-stop_one() {
-	local _st_u _st_open _st_w _st_e
-	_st_u=$(dm_uuid "$1")
-	if [ -n "$(rp_mirror_of "${_st_u#"$DM_UUID_PREFIX"}")" ]; then
-		warn "cannot stop $1: a replace of one of its members is in progress ('$PROG replace --abort $1' stops it, or wait for it: '$PROG status $1')"
-		return 1
-	fi
-	_st_open=$(dmsetup info -c --noheadings -o open "$1" | tr -d ' ')
-	if [ "${_st_open:-0}" != 0 ]; then
-		_st_d=$(dm_sysdir "$1")
-		_st_w=$(awk -v mm="$(cat "$_st_d/dev")" '$3 == mm {print " (mounted on " $5 ")"; exit}' /proc/self/mountinfo)
-		warn "cannot stop $1: it is open$_st_w"
-		return 1
-	fi
-	if _st_e=$(dmsetup remove "$1" 2>&1); then
-		say "stopped $1"
-		history_add stopped "$1" "${_st_u#"$DM_UUID_PREFIX"}" "" "" "(${HIST_CMD:-})"
-	else
-		warn "cannot stop $1: $_st_e"
-		return 1
-	fi
-}
-opt_stop() {
-	case $1 in
-	--scan) _st_scan=1 ;;
-	'') _st_names="$_st_names $2" ;;
-	esac
-}
-cmd_stop() {
-	local _st_rc _st_all _st_left
-	_st_scan='' _st_names=''
-	opts opt_stop '--scan|-s' "$@"
-	_st_rc=0
-	if [ -n "$_st_scan" ]; then
-		[ -z "$_st_names" ] || usage_die "--scan takes no names"
-		_st_all=$(active_arrays)
-		[ -n "$_st_all" ] || { say "no active arrays"; return 0; }
-		_st_left=''
-		for nm in $_st_all; do
-			stop_one "$nm" || { _st_rc=1; _st_left="$_st_left $nm"; }
-		done
-		[ -z "$_st_left" ] || warn "left active:$_st_left"
-		return "$_st_rc"
-	fi
-	[ -n "$_st_names" ] || usage_die "stop needs an array name, or --scan"
-	# the operands as given: a * in one is no glob
-	set -f
-	# shellcheck disable=SC2086 # the operands
-	set -- $_st_names
-	set +f
-	for nm in "$@"; do
-		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _st_rc=4; continue; }
-		stop_one "$nm" || _st_rc=1
-	done
-	return "$_st_rc"
-}
-
 help_list() {
 	cat <<EOF
 usage: $PROG list

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ssdstripe stop: the commands that act on active arrays as a whole
+ * (list, table and clear follow from the sh part).
+ *
+ * stop NAME... | --scan: deactivate arrays (the labels stay); refused
+ * while an array is open or mounted, or while a replace of one of its
+ * members runs.  Exit: 0 stopped, 1 failed or in use, 2 usage, 4 no such
+ * array.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "dev.h"
+#include "dm.h"
+#include "histlog.h"
+#include "opts.h"
+#include "out.h"
+
+struct names_args {
+	bool scan;
+	char **names;
+	size_t n;
+};
+
+static void names_opt(void *ctx, const char *name, const char *value)
+{
+	struct names_args *a = ctx;
+
+	if (name) {
+		a->scan = true;
+		return;
+	}
+	a->names = realloc(a->names, (a->n + 1) * sizeof(*a->names));
+	if (!a->names)
+		die(EX_FAILED, "out of memory");
+	a->names[a->n++] = (char *)value;
+}
+
+static const char *uuid_of(const struct dm_dev_info *info)
+{
+	size_t p = strlen(DM_UUID_PREFIX);
+
+	return strncmp(info->uuid, DM_UUID_PREFIX, p) ? info->uuid : info->uuid + p;
+}
+
+/* mounted_on: where device MA:MI is mounted, from mountinfo ("" if not) */
+static void mounted_on(unsigned int ma, unsigned int mi, char *buf, size_t len)
+{
+	char line[4096], mm[32];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	buf[0] = 0;
+	snprintf(mm, sizeof(mm), "%u:%u", ma, mi);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *fl[5], *save = NULL, *w;
+		int nf = 0;
+
+		for (w = strtok_r(line, " \n", &save); w && nf < 5; w = strtok_r(NULL, " \n", &save))
+			fl[nf++] = w;
+		if (nf == 5 && !strcmp(fl[2], mm)) {
+			snprintf(buf, len, " (mounted on %s)", fl[4]);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* stop_one: stop active array NAME; false, having said why, if it stays */
+static bool stop_one(const char *name)
+{
+	struct dm_dev_info info;
+	char *mirror, *u, *detail, where[4200];
+
+	if (!dm_info_of(name, &info)) {
+		warn("cannot stop %s: %s", name, dm_last_error());
+		return false;
+	}
+	u = xasprintf("%sREPLACE-%s", DM_UUID_PREFIX, uuid_of(&info));
+	mirror = dm_name_of_uuid(u);
+	free(u);
+	if (mirror) {
+		free(mirror);
+		warn("cannot stop %s: a replace of one of its members is in progress ('%s replace --abort %s' stops it, or wait for it: '%s status %s')",
+		     name, PROG, name, PROG, name);
+		return false;
+	}
+	if (info.open_count) {
+		mounted_on(info.major, info.minor, where, sizeof(where));
+		warn("cannot stop %s: it is open%s", name, where);
+		return false;
+	}
+	if (!dm_remove(name)) {
+		warn("cannot stop %s: %s", name, dm_last_error());
+		return false;
+	}
+	say("stopped %s", name);
+	detail = xasprintf("(%s)", hist_cmd ? hist_cmd : "");
+	history_add("stopped", name, uuid_of(&info), NULL, NULL, detail);
+	free(detail);
+	return true;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+	struct names_args a = { 0 };
+	int rc = EX_OK;
+	size_t i;
+
+	opts_parse(argc, argv, "--scan|-s", names_opt, &a, help_of);
+	if (a.scan) {
+		char **all, *left = xstrdup("");
+		size_t n;
+
+		if (a.n)
+			usage_die("--scan takes no names");
+		all = dm_arrays(&n);
+		if (!n) {
+			say("no active arrays");
+			free(left);
+			return EX_OK;
+		}
+		for (i = 0; i < n; i++) {
+			if (!stop_one(all[i])) {
+				char *t = xasprintf("%s %s", left, all[i]);
+
+				free(left);
+				left = t;
+				rc = EX_FAILED;
+			}
+		}
+		if (*left)
+			warn("left active:%s", left);
+		free(left);
+		names_free(all, n);
+		return rc;
+	}
+	if (!a.n)
+		usage_die("stop needs an array name, or --scan");
+	for (i = 0; i < a.n; i++) {
+		if (!dm_is_array(a.names[i])) {
+			warn("%s is not an active ssdstripe array", a.names[i]);
+			rc = EX_NOTFOUND;
+			continue;
+		}
+		if (!stop_one(a.names[i]))
+			rc = EX_FAILED;
+	}
+	free(a.names);
+	return rc;
+}

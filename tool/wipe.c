@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ssdstripe wipe: erase our label, and only ours, as mdadm
+ * --zero-superblock does for md: the 4 KiB label block, read back from
+ * the device to check it is gone.  Every device is checked before any is
+ * written, and each is held open with O_EXCL from its check to its last
+ * write: a device that someone claims meanwhile (a mount, swap, a
+ * device-mapper or md device built on it) is refused, and one that is
+ * held is never claimed by anyone else while it is written.
+ * Exit: 0 wiped, 1 failed (write or verify), 2 usage, 3 refused (in use),
+ * 4 no label.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "dev.h"
+#include "dm.h"
+#include "histlog.h"
+#include "label.h"
+#include "opts.h"
+#include "out.h"
+#include "probe.h"
+
+struct wipe_args {
+	bool force;
+	char **devs;
+	size_t n;
+};
+
+static void wipe_opt(void *ctx, const char *name, const char *value)
+{
+	struct wipe_args *a = ctx;
+
+	if (name) {
+		a->force = true;
+		return;
+	}
+	a->devs = realloc(a->devs, (a->n + 1) * sizeof(*a->devs));
+	if (!a->devs)
+		die(EX_FAILED, "out of memory");
+	a->devs[a->n++] = (char *)value;
+}
+
+/* member_of: NAME = the active array the device at sysfs DIR is a member of */
+static bool member_of(const char *dir, char *name, size_t len)
+{
+	char h[PATH_MAX], u[256];
+	char **names;
+	size_t n, i;
+	bool found = false;
+
+	name[0] = 0;
+	if (!pathf(h, sizeof(h), "%s/holders", dir))
+		return false;
+	names = dir_names(h, &n);
+	for (i = 0; i < n; i++) {
+		if (!pathf(h, sizeof(h), "%s/holders/%s", dir, names[i]))
+			continue;
+		if (attr_at(h, "dm/uuid", u, sizeof(u)) &&
+		    !strncmp(u, DM_UUID_PREFIX, strlen(DM_UUID_PREFIX))) {
+			attr_at(h, "dm/name", name, len);
+			found = true;
+		}
+	}
+	names_free(names, n);
+	return found;
+}
+
+/* label_magic: the label block starts as ours (valid or not) */
+static bool label_magic(int fd)
+{
+	unsigned char b[LABEL_BLOCK], t[sizeof(LABEL_MAGIC) + 1];
+	ssize_t n = pread(fd, b, sizeof(b), LABEL_BLOCK);
+	size_t i, k = 0;
+
+	for (i = 0; n > 0 && i < (size_t)n && k < sizeof(t); i++)
+		if (b[i])
+			t[k++] = b[i];
+	return k == sizeof(t) && !memcmp(t, LABEL_MAGIC " ", sizeof(LABEL_MAGIC));
+}
+
+/* wipe_one: zero DEV's label block through FD and read it back */
+static void wipe_one(const char *dev, int fd)
+{
+	static const unsigned char zero[LABEL_BLOCK];
+	unsigned char back[LABEL_BLOCK];
+	char what[256], other[512], idx[16] = "";
+	struct label l;
+	const char *name = NULL, *uuid = NULL;
+	char *detail;
+	size_t i;
+
+	if (label_read(dev, &l) == LABEL_OK) {
+		snprintf(what, sizeof(what), "member %s of array %s, uuid %s",
+			 l.f[LK_INDEX], l.f[LK_NAME], l.f[LK_UUID]);
+		name = l.f[LK_NAME];
+		uuid = l.f[LK_UUID];
+		snprintf(idx, sizeof(idx), "%s", l.f[LK_INDEX]);
+	} else {
+		snprintf(what, sizeof(what), "%s", l.err[0] ? l.err : "damaged label");
+	}
+	if (!foreign_signature(dev, other, sizeof(other)))
+		other[0] = 0;
+	if (pwrite(fd, zero, sizeof(zero), LABEL_BLOCK) != (ssize_t)sizeof(zero) || fsync(fd)) {
+		warn("%s: %s", dev, strerror(errno));
+		die(EX_FAILED, "cannot wipe the label of %s", dev);
+	}
+	/* read it back from the device, not from the page cache */
+	ioctl(fd, BLKFLSBUF, 0);
+	if (pread(fd, back, sizeof(back), LABEL_BLOCK) != (ssize_t)sizeof(back))
+		die(EX_FAILED, "%s: the label block cannot be read back after wiping it", dev);
+	for (i = 0; i < sizeof(back); i++)
+		if (back[i])
+			die(EX_FAILED, "%s: the label block is not zero after wiping it", dev);
+	say("wiped the ssdstripe label of %s (%s)%s%s%s", dev, what, other[0] ? "; " : "",
+	    other, other[0] ? " left alone" : "");
+	detail = xasprintf("the label of %s (%s) (%s)",
+			   strncmp(dev, "/dev/", 5) ? dev : dev + 5, what, hist_cmd ? hist_cmd : "");
+	history_add("wiped", name, uuid, idx, NULL, detail);
+	free(detail);
+	label_free(&l);
+}
+
+int cmd_wipe(int argc, char **argv)
+{
+	struct wipe_args a = { 0 };
+	char **todo, why[512], arr[256];
+	dev_t *seen;
+	int *fds, rc = EX_OK;
+	size_t j, nt = 0, ns = 0;
+
+	opts_parse(argc, argv, "--force|-f", wipe_opt, &a, help_of);
+	if (!a.n)
+		usage_die("wipe needs a device");
+	todo = xmalloc(a.n * sizeof(*todo));
+	fds = xmalloc(a.n * sizeof(*fds));
+	seen = xmalloc(a.n * sizeof(*seen));
+	for (j = 0; j < a.n; j++) {
+		char *c = dev_canon(a.devs[j]), *sd;
+		struct stat st;
+		size_t k;
+		int fd;
+
+		if (!c || stat(c, &st)) {
+			warn("%s: not a block device", a.devs[j]);
+			if (rc < EX_NOTFOUND)
+				rc = EX_NOTFOUND;
+			free(c);
+			continue;
+		}
+		for (k = 0; k < ns && seen[k] != st.st_rdev; k++)
+			;
+		if (k < ns) {
+			free(c);
+			continue;
+		}
+		seen[ns++] = st.st_rdev;
+		sd = dev_sysdir(c);
+		if (sd && member_of(sd, arr, sizeof(arr))) {
+			warn("refusing %s: it is a member of active array %s (stop the array first)", c, arr);
+			rc = EX_REFUSED;
+		} else if (sd && busy_dir(sd, why, sizeof(why))) {
+			warn("refusing %s: it is in use (%s)", c, why);
+			rc = EX_REFUSED;
+		} else if ((fd = open(c, O_RDWR | O_EXCL | O_CLOEXEC)) < 0) {
+			if (errno == EBUSY) {
+				warn("refusing %s: it is in use (another program holds it open exclusively)", c);
+				rc = EX_REFUSED;
+			} else {
+				warn("cannot open %s: %s", c, strerror(errno));
+				rc = rc > EX_FAILED ? rc : EX_FAILED;
+			}
+		} else if (!label_magic(fd)) {
+			if (a.force) {
+				say("%s has no ssdstripe label; nothing to wipe (--force)", c);
+			} else {
+				warn("%s has no ssdstripe label; nothing to wipe (--force ignores this)", c);
+				if (rc < EX_NOTFOUND)
+					rc = EX_NOTFOUND;
+			}
+			close(fd);
+		} else {
+			todo[nt] = c;
+			fds[nt++] = fd;
+			c = NULL;
+		}
+		free(sd);
+		free(c);
+	}
+	if (rc != EX_OK)
+		die(rc, "wipe refused; nothing was written");
+	for (j = 0; j < nt; j++) {
+		wipe_one(todo[j], fds[j]);
+		close(fds[j]);
+		free(todo[j]);
+	}
+	free(todo);
+	free(fds);
+	free(seen);
+	free(a.devs);
+	return EX_OK;
+}
