@@ -211,7 +211,7 @@ set_superseded() {
 # UUID: keep the one on the drive the labels record for it, when exactly
 # one is
 set_tie() {
-	local _st_k _st_ok _st_n
+	local _st_k _st_ok _st_n _st_d
 	for _st_k in $(label_awk '{print $INDEX}' "$TMPD/set" | sort | uniq -d); do
 		if ! rec_ident "$1" "$_st_k" || ! ident_known; then continue; fi
 		_st_ok='' _st_n=0
