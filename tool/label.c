@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 
 #include <gcrypt.h>
 
@@ -252,25 +254,67 @@ enum label_rc label_parse(const unsigned char *block, size_t len, struct label *
 	return LABEL_OK;
 }
 
-enum label_rc label_read(const char *dev, struct label *l)
+/* read_block: the label block of FD into BLOCK; the bytes read */
+static size_t read_block(int fd, unsigned char *block)
+{
+	ssize_t n = 0, r;
+
+	while (n < LABEL_BLOCK) {
+		r = pread(fd, block + n, (size_t)(LABEL_BLOCK - n), LABEL_BLOCK + n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	return (size_t)n;
+}
+
+enum label_rc label_read_fd(int fd, struct label *l)
 {
 	unsigned char block[LABEL_BLOCK];
-	ssize_t n = 0, r;
-	int fd;
 
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		while (n < LABEL_BLOCK) {
-			r = pread(fd, block + n, (size_t)(LABEL_BLOCK - n), LABEL_BLOCK + n);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			n += r;
-		}
-		close(fd);
-	}
-	return label_parse(block, (size_t)n, l);
+	return label_parse(block, read_block(fd, block), l);
+}
+
+enum label_rc label_read(const char *dev, struct label *l)
+{
+	enum label_rc rc;
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return label_parse(NULL, 0, l);
+	rc = label_read_fd(fd, l);
+	close(fd);
+	return rc;
+}
+
+bool label_magic(int fd)
+{
+	unsigned char b[LABEL_BLOCK], t[sizeof(LABEL_MAGIC)];
+	size_t n = read_block(fd, b), i, k = 0;
+
+	/* the text without its NUL bytes, as label_parse reads it */
+	for (i = 0; i < n && k < sizeof(t); i++)
+		if (b[i])
+			t[k++] = b[i];
+	return k == sizeof(t) && !memcmp(t, LABEL_MAGIC " ", sizeof(t));
+}
+
+int label_erase(int fd)
+{
+	static const unsigned char zero[LABEL_BLOCK];
+	unsigned char back[LABEL_BLOCK];
+
+	if (pwrite(fd, zero, sizeof(zero), LABEL_BLOCK) != (ssize_t)sizeof(zero))
+		return errno ? errno : EIO;
+	if (fsync(fd))
+		return errno;
+	/* read it back from the device, not from the page cache */
+	ioctl(fd, BLKFLSBUF, 0);
+	if (read_block(fd, back) != sizeof(back) || memcmp(back, zero, sizeof(zero)))
+		return -1;
+	return 0;
 }
 
 uint64_t label_num(const struct label *l, enum label_key k)

@@ -74,6 +74,16 @@ const char *label_key_name(enum label_key k);
 enum label_rc label_parse(const unsigned char *block, size_t len, struct label *l);
 /* label_read: DEV's label (read only) */
 enum label_rc label_read(const char *dev, struct label *l);
+/* label_read_fd: the label of the device open as FD */
+enum label_rc label_read_fd(int fd, struct label *l);
+/* label_magic: FD's label block starts as a label does (valid or not) */
+bool label_magic(int fd);
+/*
+ * label_erase: zero the label block of the device open (for writing) as
+ * FD, then read it back past the page cache: 0, an errno, or -1 when it
+ * does not read back as zero
+ */
+int label_erase(int fd);
 void label_free(struct label *l);
 
 /* a field as a number (digits only: label_parse checked the required ones) */

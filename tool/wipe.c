@@ -13,11 +13,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,31 +73,16 @@ static bool member_of(const char *dir, char *name, size_t len)
 	return found;
 }
 
-/* label_magic: the label block starts as ours (valid or not) */
-static bool label_magic(int fd)
-{
-	unsigned char b[LABEL_BLOCK], t[sizeof(LABEL_MAGIC) + 1];
-	ssize_t n = pread(fd, b, sizeof(b), LABEL_BLOCK);
-	size_t i, k = 0;
-
-	for (i = 0; n > 0 && i < (size_t)n && k < sizeof(t); i++)
-		if (b[i])
-			t[k++] = b[i];
-	return k == sizeof(t) && !memcmp(t, LABEL_MAGIC " ", sizeof(LABEL_MAGIC));
-}
-
 /* wipe_one: zero DEV's label block through FD and read it back */
 static void wipe_one(const char *dev, int fd)
 {
-	static const unsigned char zero[LABEL_BLOCK];
-	unsigned char back[LABEL_BLOCK];
 	char what[256], other[512], idx[16] = "";
 	struct label l;
 	const char *name = NULL, *uuid = NULL;
 	char *detail;
-	size_t i;
+	int e;
 
-	if (label_read(dev, &l) == LABEL_OK) {
+	if (label_read_fd(fd, &l) == LABEL_OK) {
 		snprintf(what, sizeof(what), "member %s of array %s, uuid %s",
 			 l.f[LK_INDEX], l.f[LK_NAME], l.f[LK_UUID]);
 		name = l.f[LK_NAME];
@@ -110,17 +93,13 @@ static void wipe_one(const char *dev, int fd)
 	}
 	if (!foreign_signature(dev, other, sizeof(other)))
 		other[0] = 0;
-	if (pwrite(fd, zero, sizeof(zero), LABEL_BLOCK) != (ssize_t)sizeof(zero) || fsync(fd)) {
-		warn("%s: %s", dev, strerror(errno));
+	e = label_erase(fd);
+	if (e < 0)
+		die(EX_FAILED, "%s: the label block is not zero after wiping it", dev);
+	if (e) {
+		warn("%s: %s", dev, strerror(e));
 		die(EX_FAILED, "cannot wipe the label of %s", dev);
 	}
-	/* read it back from the device, not from the page cache */
-	ioctl(fd, BLKFLSBUF, 0);
-	if (pread(fd, back, sizeof(back), LABEL_BLOCK) != (ssize_t)sizeof(back))
-		die(EX_FAILED, "%s: the label block cannot be read back after wiping it", dev);
-	for (i = 0; i < sizeof(back); i++)
-		if (back[i])
-			die(EX_FAILED, "%s: the label block is not zero after wiping it", dev);
 	say("wiped the ssdstripe label of %s (%s)%s%s%s", dev, what, other[0] ? "; " : "",
 	    other, other[0] ? " left alone" : "");
 	detail = xasprintf("the label of %s (%s) (%s)",

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -224,6 +225,40 @@ static void test_too_big(void **state)
 	label_free(&l);
 }
 
+static void test_fd(void **state)
+{
+	char path[] = "/tmp/label-test.XXXXXX";
+	unsigned char *b = block(GOLDEN);
+	int fd = mkstemp(path);
+	struct label l;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pwrite(fd, b, LABEL_BLOCK, 0), LABEL_BLOCK);
+	/* nothing at the label's place yet */
+	assert_false(label_magic(fd));
+	assert_int_equal(pwrite(fd, b, LABEL_BLOCK, LABEL_BLOCK), LABEL_BLOCK);
+	assert_true(label_magic(fd));
+	assert_int_equal(label_read_fd(fd, &l), LABEL_OK);
+	label_free(&l);
+	/* a damaged label is still ours to erase */
+	b[100] ^= 1;
+	assert_int_equal(pwrite(fd, b, LABEL_BLOCK, LABEL_BLOCK), LABEL_BLOCK);
+	assert_true(label_magic(fd));
+	assert_int_equal(label_read_fd(fd, &l), LABEL_DAMAGED);
+	label_free(&l);
+	assert_int_equal(label_erase(fd), 0);
+	assert_false(label_magic(fd));
+	assert_int_equal(label_read_fd(fd, &l), LABEL_NONE);
+	label_free(&l);
+	/* the block before it is untouched */
+	assert_int_equal(pread(fd, b, LABEL_BLOCK, 0), LABEL_BLOCK);
+	assert_memory_equal(b, GOLDEN, 16);
+	close(fd);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_nul_bytes),
 		cmocka_unit_test(test_too_big),
+		cmocka_unit_test(test_fd),
 	};
 
 	return cmocka_run_group_tests_name("label", tests, NULL, NULL);
