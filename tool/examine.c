@@ -16,22 +16,6 @@
 #include "out.h"
 #include "probe.h"
 
-struct examine_args {
-	char **devs;
-	size_t n;
-};
-
-static void examine_opt(void *ctx, const char *name, const char *value)
-{
-	struct examine_args *a = ctx;
-
-	(void)name;
-	a->devs = realloc(a->devs, (a->n + 1) * sizeof(*a->devs));
-	if (!a->devs)
-		die(EX_FAILED, "out of memory");
-	a->devs[a->n++] = (char *)value;
-}
-
 static char *join(char *at, char *s)
 {
 	char *t;
@@ -155,19 +139,20 @@ static void print_label(const char *dev, const struct label *l)
 
 int cmd_examine(int argc, char **argv)
 {
-	struct examine_args a = { 0 };
+	struct flag_operands line = { 0 };
+	struct operands *a = &line.ops;
 	int rc = EX_OK;
 	size_t j;
 
-	opts_parse(argc, argv, "", examine_opt, &a, help_of);
-	if (!a.n)
+	opts_parse(argc, argv, "", flag_operands_opt, &line, help_of);
+	if (!a->n)
 		usage_die("examine needs a device");
-	for (j = 0; j < a.n; j++) {
-		char *c = dev_canon(a.devs[j]), sig[512];
+	for (j = 0; j < a->n; j++) {
+		char *c = dev_canon(a->v[j]), sig[512];
 		struct label l;
 
 		if (!c) {
-			warn("%s: not a block device", a.devs[j]);
+			warn("%s: not a block device", a->v[j]);
 			rc = EX_NOTFOUND;
 			continue;
 		}
@@ -193,6 +178,6 @@ int cmd_examine(int argc, char **argv)
 			    c, sig, PROG, c);
 		free(c);
 	}
-	free(a.devs);
+	operands_free(a);
 	return rc;
 }

@@ -22,23 +22,8 @@
 
 struct history_args {
 	bool json;
-	char **names;
-	size_t n;
+	const struct operands *names;
 };
-
-static void history_opt(void *ctx, const char *name, const char *value)
-{
-	struct history_args *a = ctx;
-
-	if (name) {
-		a->json = true;
-		return;
-	}
-	a->names = realloc(a->names, (a->n + 1) * sizeof(*a->names));
-	if (!a->names)
-		die(EX_FAILED, "out of memory");
-	a->names[a->n++] = (char *)value;
-}
 
 static struct json_object *jv(const char *s)
 {
@@ -50,11 +35,11 @@ static void show(const struct history_args *a, char **f)
 {
 	size_t i;
 
-	if (a->n) {
-		for (i = 0; i < a->n; i++)
-			if (!strcmp(f[2], a->names[i]) || !strcmp(f[3], a->names[i]))
+	if (a->names->n) {
+		for (i = 0; i < a->names->n; i++)
+			if (!strcmp(f[2], a->names->v[i]) || !strcmp(f[3], a->names->v[i]))
 				break;
-		if (i == a->n)
+		if (i == a->names->n)
 			return;
 	}
 	if (a->json) {
@@ -119,12 +104,15 @@ static void show_file(const struct history_args *a, const char *file)
 
 int cmd_history(int argc, char **argv)
 {
-	struct history_args a = { 0 };
+	struct flag_operands line = { 0 };
+	struct history_args a;
 	char log[PATH_MAX], pending[PATH_MAX], f[PATH_MAX + 8];
 	bool any = false;
 	int i;
 
-	opts_parse(argc, argv, "--json", history_opt, &a, help_of);
+	opts_parse(argc, argv, "--json", flag_operands_opt, &line, help_of);
+	a.json = line.flag;
+	a.names = &line.ops;
 	hist_paths(log, sizeof(log), pending, sizeof(pending));
 	for (i = HIST_KEEP; i >= 0; i--) {
 		if (i)
@@ -142,6 +130,6 @@ int cmd_history(int argc, char **argv)
 	}
 	if (!any && !a.json)
 		say("no history yet (%s)", log);
-	free(a.names);
+	operands_free(&line.ops);
 	return EX_OK;
 }

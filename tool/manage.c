@@ -20,26 +20,6 @@
 #include "opts.h"
 #include "out.h"
 
-struct names_args {
-	bool scan;
-	char **names;
-	size_t n;
-};
-
-static void names_opt(void *ctx, const char *name, const char *value)
-{
-	struct names_args *a = ctx;
-
-	if (name) {
-		a->scan = true;
-		return;
-	}
-	a->names = realloc(a->names, (a->n + 1) * sizeof(*a->names));
-	if (!a->names)
-		die(EX_FAILED, "out of memory");
-	a->names[a->n++] = (char *)value;
-}
-
 static const char *uuid_of(const struct dm_dev_info *info)
 {
 	size_t p = strlen(DM_UUID_PREFIX);
@@ -107,16 +87,16 @@ static bool stop_one(const char *name)
 
 int cmd_stop(int argc, char **argv)
 {
-	struct names_args a = { 0 };
+	struct flag_operands a = { 0 };	/* --scan */
 	int rc = EX_OK;
 	size_t i;
 
-	opts_parse(argc, argv, "--scan|-s", names_opt, &a, help_of);
-	if (a.scan) {
+	opts_parse(argc, argv, "--scan|-s", flag_operands_opt, &a, help_of);
+	if (a.flag) {
 		char **all, *left = xstrdup("");
 		size_t n;
 
-		if (a.n)
+		if (a.ops.n)
 			usage_die("--scan takes no names");
 		all = dm_arrays(&n);
 		if (!n) {
@@ -139,17 +119,17 @@ int cmd_stop(int argc, char **argv)
 		names_free(all, n);
 		return rc;
 	}
-	if (!a.n)
+	if (!a.ops.n)
 		usage_die("stop needs an array name, or --scan");
-	for (i = 0; i < a.n; i++) {
-		if (!dm_is_array(a.names[i])) {
-			warn("%s is not an active ssdstripe array", a.names[i]);
+	for (i = 0; i < a.ops.n; i++) {
+		if (!dm_is_array(a.ops.v[i])) {
+			warn("%s is not an active ssdstripe array", a.ops.v[i]);
 			rc = EX_NOTFOUND;
 			continue;
 		}
-		if (!stop_one(a.names[i]))
+		if (!stop_one(a.ops.v[i]))
 			rc = EX_FAILED;
 	}
-	free(a.names);
+	operands_free(&a.ops);
 	return rc;
 }

@@ -137,3 +137,28 @@ void opts_parse(int argc, char *const argv[], const char *spec,
 		usage_die("%s", err.msg);
 	}
 }
+
+void operands_add(struct operands *o, const char *value)
+{
+	o->v = realloc(o->v, (o->n + 1) * sizeof(*o->v));
+	if (!o->v)
+		die(EX_FAILED, "out of memory");
+	o->v[o->n++] = (char *)value;
+}
+
+void operands_free(struct operands *o)
+{
+	free(o->v);
+	o->v = NULL;
+	o->n = 0;
+}
+
+void flag_operands_opt(void *ctx, const char *name, const char *value)
+{
+	struct flag_operands *a = ctx;
+
+	if (name)
+		a->flag = true;
+	else
+		operands_add(&a->ops, value);
+}

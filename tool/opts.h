@@ -16,6 +16,9 @@
 #ifndef SSDSTRIPE_OPTS_H
 #define SSDSTRIPE_OPTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 typedef void (*opt_handler)(void *ctx, const char *name, const char *value);
 
 struct opts_error {
@@ -34,5 +37,25 @@ int opts_parse_err(int argc, char *const argv[], const char *spec,
 /* opts_parse: the same as every command takes it: help and errors exit */
 void opts_parse(int argc, char *const argv[], const char *spec,
 		opt_handler h, void *ctx, void (*help)(void));
+
+/* a command's operands, in the order given (pointers into its argv) */
+struct operands {
+	char **v;
+	size_t n;
+};
+
+void operands_add(struct operands *o, const char *value);
+void operands_free(struct operands *o);
+
+/*
+ * the line of a command with operands and at most one flag: the handler
+ * opts_parse takes for it (SPEC names the flag, or is "")
+ */
+struct flag_operands {
+	bool flag;
+	struct operands ops;
+};
+
+void flag_operands_opt(void *ctx, const char *name, const char *value);
 
 #endif

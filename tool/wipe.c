@@ -28,26 +28,6 @@
 #include "out.h"
 #include "probe.h"
 
-struct wipe_args {
-	bool force;
-	char **devs;
-	size_t n;
-};
-
-static void wipe_opt(void *ctx, const char *name, const char *value)
-{
-	struct wipe_args *a = ctx;
-
-	if (name) {
-		a->force = true;
-		return;
-	}
-	a->devs = realloc(a->devs, (a->n + 1) * sizeof(*a->devs));
-	if (!a->devs)
-		die(EX_FAILED, "out of memory");
-	a->devs[a->n++] = (char *)value;
-}
-
 /* member_of: NAME = the active array the device at sysfs DIR is a member of */
 static bool member_of(const char *dir, char *name, size_t len)
 {
@@ -111,26 +91,26 @@ static void wipe_one(const char *dev, int fd)
 
 int cmd_wipe(int argc, char **argv)
 {
-	struct wipe_args a = { 0 };
+	struct flag_operands a = { 0 };	/* --force */
 	char **todo, why[512], arr[256];
 	dev_t *seen;
 	int *fds, rc = EX_OK;
 	size_t j, nt = 0, ns = 0;
 
-	opts_parse(argc, argv, "--force|-f", wipe_opt, &a, help_of);
-	if (!a.n)
+	opts_parse(argc, argv, "--force|-f", flag_operands_opt, &a, help_of);
+	if (!a.ops.n)
 		usage_die("wipe needs a device");
-	todo = xmalloc(a.n * sizeof(*todo));
-	fds = xmalloc(a.n * sizeof(*fds));
-	seen = xmalloc(a.n * sizeof(*seen));
-	for (j = 0; j < a.n; j++) {
-		char *c = dev_canon(a.devs[j]), *sd;
+	todo = xmalloc(a.ops.n * sizeof(*todo));
+	fds = xmalloc(a.ops.n * sizeof(*fds));
+	seen = xmalloc(a.ops.n * sizeof(*seen));
+	for (j = 0; j < a.ops.n; j++) {
+		char *c = dev_canon(a.ops.v[j]), *sd;
 		struct stat st;
 		size_t k;
 		int fd;
 
 		if (!c || stat(c, &st)) {
-			warn("%s: not a block device", a.devs[j]);
+			warn("%s: not a block device", a.ops.v[j]);
 			if (rc < EX_NOTFOUND)
 				rc = EX_NOTFOUND;
 			free(c);
@@ -159,7 +139,7 @@ int cmd_wipe(int argc, char **argv)
 				rc = rc > EX_FAILED ? rc : EX_FAILED;
 			}
 		} else if (!label_magic(fd)) {
-			if (a.force) {
+			if (a.flag) {
 				say("%s has no ssdstripe label; nothing to wipe (--force)", c);
 			} else {
 				warn("%s has no ssdstripe label; nothing to wipe (--force ignores this)", c);
@@ -185,6 +165,6 @@ int cmd_wipe(int argc, char **argv)
 	free(todo);
 	free(fds);
 	free(seen);
-	free(a.devs);
+	operands_free(&a.ops);
 	return EX_OK;
 }
