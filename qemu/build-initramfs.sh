@@ -157,7 +157,7 @@ depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 # libraries) in sbin, the sh part of the commands not yet in C (its entry
 # as ssdstripe.sh, and its library) in lib
 "$repo/scripts/need-debs" gcc:build-essential make:make /usr/include/libdevmapper.h:libdevmapper-dev /usr/include/blkid/blkid.h:libblkid-dev \
-	/usr/include/gcrypt.h:libgcrypt20-dev || die "cannot install what the tool's build needs"
+	/usr/include/gcrypt.h:libgcrypt20-dev /usr/include/json-c/json.h:libjson-c-dev || die "cannot install what the tool's build needs"
 make -s -C "$repo/tool" OUT="$root.tool" >&2 || die "cannot build the ssdstripe tool"
 install -m 0755 "$root.tool/ssdstripe" "$root/usr/sbin/ssdstripe"
 for lib in $(ldd "$root.tool/ssdstripe" | grep -o '/[^ ]*'); do copy_file "$lib"; done

@@ -112,12 +112,15 @@ static bool flush(const char *pending, const char *log)
 
 static void rotate(const char *log)
 {
-	long max = strtol(env_or("SSDSTRIPE_HISTORY_MAX", "1048576"), NULL, 10);
+	const char *m = env_or("SSDSTRIPE_HISTORY_MAX", "1048576");
+	char *end;
+	long max = strtol(m, &end, 10);
 	char from[PATH_MAX + 8], to[PATH_MAX + 8];
 	struct stat st;
 	int i;
 
-	if (stat(log, &st) || st.st_size < max)
+	/* a size that is no number rotates nothing, as the sh part's test did */
+	if (*end || end == m || stat(log, &st) || st.st_size < max)
 		return;
 	for (i = HIST_KEEP; i > 1; i--) {
 		pathf(from, sizeof(from), "%s.%d", log, i - 1);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,15 +92,18 @@ static bool all_digits(const char *s)
 /* a drive.K key's K: digits, no leading zero */
 static bool drive_index(const char *s, size_t n, unsigned int *k)
 {
-	unsigned long v = 0;
+	unsigned long long v = 0;
 	size_t i;
 
-	if (!n || (s[0] == '0' && n > 1) || n > 9)
+	if (!n || (s[0] == '0' && n > 1))
 		return false;
 	for (i = 0; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return false;
-		v = v * 10 + (unsigned long)(s[i] - '0');
+		v = v * 10 + (unsigned long long)(s[i] - '0');
+		/* no label holds more members than an unsigned int counts */
+		if (v > UINT_MAX)
+			return false;
 	}
 	*k = (unsigned int)v;
 	return true;
@@ -157,8 +161,8 @@ enum label_rc label_parse(const unsigned char *block, size_t len, struct label *
 	static const enum label_key required[] = {
 		LK_UUID, LK_NAME, LK_MEMBER, LK_MEMBERS,
 	};
-	char *t, *p, *body_end, *sum = NULL, hex[65];
-	size_t tl = 0, i, ml = strlen(LABEL_MAGIC), bl;
+	char *t, *p, *body_end, *sum, hex[65];
+	size_t tl = 0, i, ml = strlen(LABEL_MAGIC), bl, sl, nsum;
 	const char *first_end;
 
 	memset(l, 0, sizeof(*l));
@@ -193,31 +197,44 @@ enum label_rc label_parse(const unsigned char *block, size_t len, struct label *
 			break;
 		}
 	}
-	/* the recorded sum: every checksum=sha256: line (one, in a label) */
+	/*
+	 * the recorded sum: the values of every checksum=sha256: line, joined
+	 * by newlines, trailing newlines dropped (as the sh tool read it)
+	 */
+	sum = xmalloc(tl + 1);
+	sl = 0;
+	nsum = 0;
 	for (p = body_end; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *e;
+		size_t n;
+
 		if (strncmp(p, "checksum=sha256:", 16))
 			continue;
-		if (sum)
-			return damaged(l, "label checksum mismatch (damaged label)");
-		sum = p + 16;
+		e = strchr(p + 16, '\n');
+		n = e ? (size_t)(e - p - 16) : strlen(p + 16);
+		if (nsum++)
+			sum[sl++] = '\n';
+		memcpy(sum + sl, p + 16, n);
+		sl += n;
 	}
+	while (sl && sum[sl - 1] == '\n')
+		sl--;
 	bl = body_end ? (size_t)(body_end - t) : tl;
 	while (bl && t[bl - 1] == '\n')
 		bl--;
-	if (!sum)
-		return damaged(l, "label checksum mismatch (damaged label)");
 	{
 		char *b = xmalloc(bl + 1);
-		const char *se = strchr(sum, '\n');
-		size_t sl = se ? (size_t)(se - sum) : strlen(sum);
 
 		memcpy(b, t, bl);
 		b[bl] = '\n';
 		sha256_hex(b, bl + 1, hex);
 		free(b);
-		if (sl != 64 || memcmp(sum, hex, 64))
-			return damaged(l, "label checksum mismatch (damaged label)");
 	}
+	if (sl != 64 || memcmp(sum, hex, 64)) {
+		free(sum);
+		return damaged(l, "label checksum mismatch (damaged label)");
+	}
+	free(sum);
 
 	for (p = t; p < t + bl;) {
 		char *e = memchr(p, '\n', (size_t)(t + bl - p));
@@ -305,9 +322,12 @@ int label_erase(int fd)
 {
 	static const unsigned char zero[LABEL_BLOCK];
 	unsigned char back[LABEL_BLOCK];
+	ssize_t w;
 
-	if (pwrite(fd, zero, sizeof(zero), LABEL_BLOCK) != (ssize_t)sizeof(zero))
-		return errno ? errno : EIO;
+	errno = 0;
+	w = pwrite(fd, zero, sizeof(zero), LABEL_BLOCK);
+	if (w != (ssize_t)sizeof(zero))
+		return w < 0 && errno ? errno : EIO;
 	if (fsync(fd))
 		return errno;
 	/* read it back from the device, not from the page cache */

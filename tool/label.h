@@ -93,8 +93,8 @@ const char *label_drive(const struct label *l, unsigned int k);
 
 /*
  * label_format: the text of label L (of this tool's version: created and
- * generation get now and 1 where L has none) into BUF; its length, or
- * -1 when it would not fit LABEL_BLOCK bytes
+ * generation get now and 1 where L has none) into BUF (LEN: LABEL_BLOCK + 1
+ * for its NUL); its length, or -1 when it would not fit LABEL_BLOCK bytes
  */
 long label_format(const struct label *l, char *buf, size_t len);
 

@@ -36,7 +36,7 @@ static const struct builtin builtins[] = {
 
 /*
  * sh_tool: the sh entry of the commands not yet here: $SSDSTRIPE_SH if
- * set; in a source tree (this program in tool/), the tree's
+ * set; in a source tree (this program in tool/ beside main.c), the tree's
  * scripts/ssdstripe; else TOOLLIBDIR's ssdstripe.sh, where make install
  * put it
  */
@@ -54,10 +54,16 @@ static char *sh_tool(void)
 		p = strrchr(exe, '/');
 		if (p) {
 			*p = 0;
+			char *src = xasprintf("%s/main.c", exe);
+
+			/* a source tree: this program beside its own sources */
 			p = xasprintf("%s/../scripts/ssdstripe", exe);
-			if (!access(p, R_OK) && !access(exe, F_OK) &&
-			    strlen(exe) >= 5 && !strcmp(exe + strlen(exe) - 5, "/tool"))
+			if (!access(p, R_OK) && !access(src, R_OK) &&
+			    strlen(exe) >= 5 && !strcmp(exe + strlen(exe) - 5, "/tool")) {
+				free(src);
 				return p;
+			}
+			free(src);
 			free(p);
 		}
 	}
@@ -110,6 +116,9 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 	size_t i;
+
+	if (argc < 1)
+		return EX_USAGE;
 
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		say("%s %s (label version %d)", PROG, SSDSTRIPE_VERSION, LABEL_VERSION);

@@ -19,35 +19,13 @@
 #include "histlog.h"
 #include "opts.h"
 #include "out.h"
+#include "probe.h"
 
 static const char *uuid_of(const struct dm_dev_info *info)
 {
 	size_t p = strlen(DM_UUID_PREFIX);
 
 	return strncmp(info->uuid, DM_UUID_PREFIX, p) ? info->uuid : info->uuid + p;
-}
-
-/* mounted_on: where device MA:MI is mounted, from mountinfo ("" if not) */
-static void mounted_on(unsigned int ma, unsigned int mi, char *buf, size_t len)
-{
-	char line[4096], mm[32];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	buf[0] = 0;
-	snprintf(mm, sizeof(mm), "%u:%u", ma, mi);
-	while (f && fgets(line, sizeof(line), f)) {
-		char *fl[5], *save = NULL, *w;
-		int nf = 0;
-
-		for (w = strtok_r(line, " \n", &save); w && nf < 5; w = strtok_r(NULL, " \n", &save))
-			fl[nf++] = w;
-		if (nf == 5 && !strcmp(fl[2], mm)) {
-			snprintf(buf, len, " (mounted on %s)", fl[4]);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
 }
 
 /* stop_one: stop active array NAME; false, having said why, if it stays */
@@ -70,8 +48,10 @@ static bool stop_one(const char *name)
 		return false;
 	}
 	if (info.open_count) {
-		mounted_on(info.major, info.minor, where, sizeof(where));
-		warn("cannot stop %s: it is open%s", name, where);
+		if (mounted_on(info.major, info.minor, where, sizeof(where)))
+			warn("cannot stop %s: it is open (mounted on %s)", name, where);
+		else
+			warn("cannot stop %s: it is open", name);
 		return false;
 	}
 	if (!dm_remove(name)) {

@@ -87,6 +87,32 @@ bool foreign_signature(const char *dev, char *buf, size_t len)
 	return ret;
 }
 
+bool mounted_on(unsigned int ma, unsigned int mi, char *buf, size_t len)
+{
+	char mm[32], *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	buf[0] = 0;
+	snprintf(mm, sizeof(mm), "%u:%u", ma, mi);
+	while (f && !found && getline(&line, &cap, f) >= 0) {
+		char *fl[5], *save = NULL, *w;
+		int nf = 0;
+
+		for (w = strtok_r(line, " \n", &save); w && nf < 5; w = strtok_r(NULL, " \n", &save))
+			fl[nf++] = w;
+		if (nf == 5 && !strcmp(fl[2], mm)) {
+			snprintf(buf, len, "%s", fl[4]);
+			found = true;
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
+}
+
 bool busy_dir(const char *dir, char *buf, size_t len)
 {
 	char mm[32], line[4096], *name;
@@ -97,21 +123,10 @@ bool busy_dir(const char *dir, char *buf, size_t len)
 	buf[0] = 0;
 	if (!attr_at(dir, "dev", mm, sizeof(mm)) || sscanf(mm, "%u:%u", &ma, &mi) != 2)
 		return false;
-	f = fopen("/proc/self/mountinfo", "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *fl[6], *save = NULL, *w;
-		int nf = 0;
-
-		for (w = strtok_r(line, " \n", &save); w && nf < 6; w = strtok_r(NULL, " \n", &save))
-			fl[nf++] = w;
-		if (nf >= 5 && !strcmp(fl[2], mm)) {
-			snprintf(buf, len, "mounted on %s", fl[4]);
-			fclose(f);
-			return true;
-		}
+	if (mounted_on(ma, mi, line, sizeof(line))) {
+		snprintf(buf, len, "mounted on %s", line);
+		return true;
 	}
-	if (f)
-		fclose(f);
 	if (pathf(line, sizeof(line), "%s/holders", dir)) {
 		char **h = dir_names(line, &n);
 

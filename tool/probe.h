@@ -16,6 +16,9 @@
  */
 bool foreign_signature(const char *dev, char *buf, size_t len);
 
+/* mounted_on: where device MA:MI is mounted (mountinfo), into BUF */
+bool mounted_on(unsigned int ma, unsigned int mi, char *buf, size_t len);
+
 /*
  * busy_dir: why the one block device at sysfs directory DIR is busy
  * (mounted on, held by, in use as swap) into BUF; false if it is not

@@ -56,20 +56,19 @@ static bool member_of(const char *dir, char *name, size_t len)
 /* wipe_one: zero DEV's label block through FD and read it back */
 static void wipe_one(const char *dev, int fd)
 {
-	char what[256], other[512], idx[16] = "";
+	char other[512], *what, *detail;
 	struct label l;
-	const char *name = NULL, *uuid = NULL;
-	char *detail;
+	const char *name = NULL, *uuid = NULL, *idx = NULL;
 	int e;
 
 	if (label_read_fd(fd, &l) == LABEL_OK) {
-		snprintf(what, sizeof(what), "member %s of array %s, uuid %s",
-			 l.f[LK_INDEX], l.f[LK_NAME], l.f[LK_UUID]);
+		what = xasprintf("member %s of array %s, uuid %s",
+				 l.f[LK_INDEX], l.f[LK_NAME], l.f[LK_UUID]);
 		name = l.f[LK_NAME];
 		uuid = l.f[LK_UUID];
-		snprintf(idx, sizeof(idx), "%s", l.f[LK_INDEX]);
+		idx = l.f[LK_INDEX];
 	} else {
-		snprintf(what, sizeof(what), "%s", l.err[0] ? l.err : "damaged label");
+		what = xstrdup(l.err[0] ? l.err : "damaged label");
 	}
 	if (!foreign_signature(dev, other, sizeof(other)))
 		other[0] = 0;
@@ -86,6 +85,7 @@ static void wipe_one(const char *dev, int fd)
 			   strncmp(dev, "/dev/", 5) ? dev : dev + 5, what, hist_cmd ? hist_cmd : "");
 	history_add("wiped", name, uuid, idx, NULL, detail);
 	free(detail);
+	free(what);
 	label_free(&l);
 }
 
@@ -105,7 +105,7 @@ int cmd_wipe(int argc, char **argv)
 	seen = xmalloc(a.ops.n * sizeof(*seen));
 	for (j = 0; j < a.ops.n; j++) {
 		char *c = dev_canon(a.ops.v[j]), *sd;
-		struct stat st;
+		struct stat st, held;
 		size_t k;
 		int fd;
 
@@ -138,6 +138,12 @@ int cmd_wipe(int argc, char **argv)
 				warn("cannot open %s: %s", c, strerror(errno));
 				rc = rc > EX_FAILED ? rc : EX_FAILED;
 			}
+		} else if (fstat(fd, &held) || !S_ISBLK(held.st_mode) || held.st_rdev != st.st_rdev) {
+			/* the node now names another device than the one checked */
+			warn("refusing %s: it changed while it was checked (renamed or replugged); nothing was written to it",
+			     c);
+			rc = EX_REFUSED;
+			close(fd);
 		} else if (!label_magic(fd)) {
 			if (a.flag) {
 				say("%s has no ssdstripe label; nothing to wipe (--force)", c);

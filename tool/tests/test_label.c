@@ -119,6 +119,31 @@ static void test_checksum(void **state)
 	free(t);
 }
 
+/* the recorded sum is read as the sh tool read it: every checksum line */
+static void test_checksum_lines(void **state)
+{
+	size_t n = strlen(GOLDEN);
+	char *t = malloc(2 * n + 64);
+	const char *sum = strstr(GOLDEN, "checksum=sha256:");
+	struct label l;
+
+	(void)state;
+	assert_non_null(t);
+	/* an empty second sum line: the joined value is the sum all the same */
+	snprintf(t, 2 * n + 64, "%schecksum=sha256:\n", GOLDEN);
+	assert_int_equal(parse_text(t, &l), LABEL_OK);
+	label_free(&l);
+	/* an empty first one: the joined value starts with a newline */
+	snprintf(t, 2 * n + 64, "%.*schecksum=sha256:\n%s", (int)(sum - GOLDEN), GOLDEN, sum);
+	assert_int_equal(parse_text(t, &l), LABEL_DAMAGED);
+	label_free(&l);
+	/* two sums */
+	snprintf(t, 2 * n + 64, "%s%s", GOLDEN, sum);
+	assert_int_equal(parse_text(t, &l), LABEL_DAMAGED);
+	label_free(&l);
+	free(t);
+}
+
 static void test_versions(void **state)
 {
 	struct label l;
@@ -162,6 +187,7 @@ static void test_fields(void **state)
 		{ "name=\n", LABEL_DAMAGED, "label field missing" },
 		{ "name=first\nname=second\n", LABEL_OK, "" },
 		{ "drive.01=size:1 model:x\ndrive.1=size:2 model:y\ndrive.1=size:3 model:z\n", LABEL_OK, "" },
+		{ "drive.4294967295=size:1 model:x\ndrive.4294967296=size:2 model:y\n", LABEL_OK, "" },
 	};
 	size_t i;
 
@@ -183,6 +209,11 @@ static void test_fields(void **state)
 		if (i == 7) {
 			assert_int_equal(l.ndrives, 1);
 			assert_string_equal(label_drive(&l, 1), "size:2 model:y");
+		}
+		if (i == 8) {
+			/* the largest member number a label can name, and no wrap past it */
+			assert_int_equal(l.ndrives, 1);
+			assert_string_equal(label_drive(&l, 4294967295u), "size:1 model:x");
 		}
 		label_free(&l);
 		free(t);
@@ -265,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_golden_reads),
 		cmocka_unit_test(test_golden_writes),
 		cmocka_unit_test(test_checksum),
+		cmocka_unit_test(test_checksum_lines),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_nul_bytes),
