@@ -2,10 +2,11 @@
 /*
  * Copyright (C) 2026 The dm-ssdstripe authors
  *
- * Member health: the pure state machine (ok, slow, erroring, failed) that
- * KUnit drives with synthetic windows, and around it the health work that
- * samples the per-member counters once a window, publishes the states as
- * one snapshot and tells of changes (log line, uevent, dm event).
+ * Member health: the pure state machine (ok, slow, erroring, stalled,
+ * failed) that KUnit drives with synthetic windows, and around it the
+ * health work that samples the per-member counters once a window,
+ * publishes the states as one snapshot and tells of changes (log line,
+ * uevent, dm event).
  */
 
 #include <linux/device-mapper.h>
@@ -36,7 +37,8 @@ const char * const ssdstripe_state_name[] = {
 
 /*
  * The array state is the worst member state, named in RAID-0 words (sysfs
- * ABI version 2): nothing is redundant, so the word names what to do.
+ * ABI version 2; stalled since version 3): nothing is redundant, so the
+ * word names what to do.
  */
 const char * const ssdstripe_array_state_name[] = {
 	[SSDSTRIPE_OK] = "optimal",

@@ -5,7 +5,8 @@
  * dm-ssdstripe: RAID-0 striping across SSDs with the data layout of the
  * kernel's "striped" target, discard/write-zeroes/secure-erase passed down
  * as one bio per member, discard limits that scale with the members, and
- * per-member statistics and health (ok, slow, erroring, failed) in sysfs.
+ * per-member statistics and health (ok, slow, erroring, stalled, failed) in
+ * sysfs.
  *
  * This file is the target: table parsing, ctr/dtr, map/end_io, status,
  * message and io_hints.  Health is in ssdstripe-health.c, sysfs in
@@ -26,6 +27,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "ssdstripe.h"
 #include "ssdstripe-geom.h"
@@ -127,10 +129,13 @@ static int ssdstripe_param_get(char *buffer, const struct kernel_param *kp)
 	if (!tu)
 		return -ENOENT;
 
-	return scnprintf(buffer, PAGE_SIZE, "%u\n", tu->def);
+	return sysfs_emit(buffer, "%u\n", tu->def);
 }
 
-#define SSDSTRIPE_PARAM_IGNORED "parameter %s=%s ignored: it is read-only, the default %u of every table; give a table the feature %s <value>, or use dmsetup message <device> 0 %s <value>"
+#define SSDSTRIPE_PARAM_IGNORED						\
+	"parameter %s=%s ignored: it is read-only, the default %u of every "	\
+	"table; give a table the feature %s <value>, or use dmsetup message "	\
+	"<device> 0 %s <value>"
 
 static int ssdstripe_param_set(const char *val, const struct kernel_param *kp)
 {
