@@ -206,6 +206,27 @@ static int ssdstripe_set_tunable(struct ssdstripe_thresholds *t,
 	return 0;
 }
 
+static bool ssdstripe_tunable_is_stall(const struct ssdstripe_tunable *tu)
+{
+	return tu->offset == offsetof(struct ssdstripe_thresholds, stall_ms);
+}
+
+/*
+ * What thresholds @t of a table with accounting on (@stats) must say
+ * together, or NULL.  A stall is measured from one health sample to the
+ * next (ssdstripe_health_stall()): a stall_ms shorter than a window is
+ * not a time the measure can tell.  Without accounting nothing is
+ * measured.
+ */
+static const char *ssdstripe_check_thresholds(const struct ssdstripe_thresholds *t,
+					      bool stats)
+{
+	if (stats && t->stall_ms && t->stall_ms < t->window_ms)
+		return "stall_ms shorter than health_window_ms";
+
+	return NULL;
+}
+
 static int ssdstripe_parse_features(struct dm_arg_set *as,
 				    struct ssdstripe_params *p, char **error)
 {
@@ -285,9 +306,12 @@ VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
 					    sector_t len, struct ssdstripe_params *p,
 					    char **error)
 {
+	const struct ssdstripe_tunable *stall;
 	struct dm_arg_set as;
+	const char *bad;
 	sector_t width;
 	unsigned int i;
+	int r;
 
 	memset(p, 0, sizeof(*p));
 	ssdstripe_thresholds_default(&p->thr);
@@ -339,8 +363,24 @@ VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
 
 	as.argc = argc - 2 - 2 * p->members;
 	as.argv = argv + 2 + 2 * p->members;
-	if (as.argc)
-		return ssdstripe_parse_features(&as, p, error);
+	if (as.argc) {
+		r = ssdstripe_parse_features(&as, p, error);
+		if (r)
+			return r;
+	}
+
+	/* Stall detection counts on accounting: no_stats turns it off. */
+	stall = ssdstripe_find_tunable("stall_ms");
+	if (p->no_stats && p->thr.stall_ms &&
+	    (p->tunables_set & BIT(stall - ssdstripe_tunables))) {
+		*error = "Cannot measure stall_ms with no_stats";
+		return -EINVAL;
+	}
+	bad = ssdstripe_check_thresholds(&p->thr, !p->no_stats);
+	if (bad) {
+		*error = (char *)bad;
+		return -EINVAL;
+	}
 
 	return 0;
 }
@@ -446,7 +486,8 @@ static void ssdstripe_free(struct ssdstripe_c *sc)
  *	 [<health threshold> <value>]...]
  *
  * Health thresholds: health_window_ms, slow_factor, slow_min_latency_us,
- * slow_windows, recover_windows, min_ios, fail_windows.
+ * slow_windows, recover_windows, min_ios, fail_windows, stall_ms (0, or
+ * at least health_window_ms; not with no_stats).
  */
 static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
@@ -682,6 +723,7 @@ static void ssdstripe_postsuspend(struct dm_target *ti)
 	struct ssdstripe_c *sc = ti->private;
 
 	cancel_delayed_work_sync(&sc->health_work);
+	ssdstripe_health_suspended(sc);
 }
 
 static void ssdstripe_resume(struct dm_target *ti)
@@ -798,11 +840,41 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
  *					not gone ok again (or slow, if slow)
  *	<health threshold> <value>	change a threshold (see the ctr)
  */
+/*
+ * Set threshold @tu of a live table to @value, or say why not.  Under
+ * health_lock, so that two messages do not each pass the check against
+ * the other's old value; the health work reads each threshold whole.
+ */
+VISIBLE_IF_KUNIT const char *
+ssdstripe_message_tunable(struct ssdstripe_c *sc,
+			  const struct ssdstripe_tunable *tu, const char *value)
+{
+	struct ssdstripe_thresholds t;
+	const char *error = NULL;
+
+	mutex_lock(&sc->health_lock);
+	t = sc->thr;
+	if (ssdstripe_set_tunable(&t, tu, value))
+		error = tu->error;
+	else if (!sc->stats && ssdstripe_tunable_is_stall(tu) && t.stall_ms)
+		error = "Cannot measure stall_ms with no_stats";
+	else
+		error = ssdstripe_check_thresholds(&t, sc->stats);
+	if (!error)
+		WRITE_ONCE(*ssdstripe_tunable_ptr(&sc->thr, tu),
+			   *ssdstripe_tunable_ptr(&t, tu));
+	mutex_unlock(&sc->health_lock);
+
+	return error;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_message_tunable);
+
 static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
 			     char **argv, char *result, unsigned int maxlen)
 {
 	struct ssdstripe_c *sc = ti->private;
 	const struct ssdstripe_tunable *tu;
+	const char *error;
 
 	if (argc == 1 && !strcasecmp(argv[0], "reset_stats")) {
 		ssdstripe_reset_stats(sc);
@@ -817,10 +889,10 @@ static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
 	if (argc == 2) {
 		tu = ssdstripe_find_tunable(argv[0]);
 		if (tu) {
-			if (!ssdstripe_set_tunable(&sc->thr, tu, argv[1]))
+			error = ssdstripe_message_tunable(sc, tu, argv[1]);
+			if (!error)
 				return 0;
-			DMERR("%s: %s", dm_table_device_name(ti->table),
-			      tu->error);
+			DMERR("%s: %s", dm_table_device_name(ti->table), error);
 			return -EINVAL;
 		}
 	}
