@@ -532,6 +532,7 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_WORK(&sc->trigger_event, ssdstripe_trigger_event);
 	INIT_DELAYED_WORK(&sc->health_work, ssdstripe_health_work);
 	INIT_LIST_HEAD(&sc->sysfs_node);
+	INIT_LIST_HEAD(&sc->segment_node);
 
 	/*
 	 * No max_io_len: a read or write reaches map whole, and map either
@@ -564,6 +565,7 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		sizeof(struct ssdstripe_clone_data);
 	ti->private = sc;
 	kfree(p.offset);
+	ssdstripe_sysfs_register(sc);
 
 	return 0;
 

@@ -266,6 +266,8 @@ struct ssdstripe_c {
 	struct ssdstripe_health *next;
 
 	/* sysfs, guarded by ssdstripe_sysfs_lock */
+	struct list_head segment_node;	/* every segment's */
+	bool resumed;			/* has been live: others may inherit */
 	struct list_head sysfs_node;
 	struct ssdstripe_kobj *sysfs_top;
 	struct kobject *sysfs_members;
@@ -370,6 +372,7 @@ u64 ssdstripe_gather_fallbacks(struct ssdstripe_c *sc);
 void ssdstripe_gather_reset_stats(struct ssdstripe_c *sc);
 
 /* sysfs (ssdstripe-sysfs.c) */
+void ssdstripe_sysfs_register(struct ssdstripe_c *sc);
 void ssdstripe_sysfs_publish(struct ssdstripe_c *sc);
 void ssdstripe_sysfs_unpublish(struct ssdstripe_c *sc);
 
