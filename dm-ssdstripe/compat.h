@@ -94,7 +94,10 @@ static inline bool ssdstripe_bio_fits(struct bio *bio,
  * takes in one request of at most @max_sectors: 0 when it takes the whole
  * bio.  Segments, segment size and virt boundary gaps count as well as
  * sectors.  bio_split_rw_at() names no split point for a REQ_NOWAIT bio
- * (it says -EAGAIN), so it is asked about a copy without the flag.
+ * (it says -EAGAIN), so it is asked about a copy without the flag: a
+ * shallow copy on the stack, which it only reads (the vectors stay the
+ * bio's), and which is dropped without bio_put() as nothing took a
+ * reference to it.
  */
 static inline unsigned int ssdstripe_bio_fit_sectors(struct bio *bio,
 						     const struct queue_limits *lim,

@@ -30,7 +30,10 @@
  * queue as built, which the block layer's own bio_split_rw_at() tells
  * (page-aligned buffers, the common case, fit); otherwise, and on kernels
  * without that function (6.1), it takes the per-chunk path, where map
- * cuts each clone to what its member takes (ssdstripe_nowait_fit()).
+ * cuts each clone to what its member takes (ssdstripe_nowait_fit()): its
+ * sectors, segments and gaps where bio_split_rw_at() tells them, its
+ * sectors alone on 6.1, where a clone with more segments than the member
+ * takes still ends with BLK_STS_AGAIN (a retry, as on dm-stripe).
  *
  * Memory and forward progress.  map never sleeps for a gathered bio:
  * every bio and vector array is asked for with GFP_NOWAIT.  The bio_set
@@ -395,7 +398,9 @@ bool ssdstripe_gather(struct ssdstripe_c *sc, struct bio *bio)
 		gb = container_of(mbio, struct ssdstripe_gather_bio, bio);
 		ssdstripe_account_start(sc, &gb->io, mbio, i);
 		/* What dm core says of the clones it remaps (blktrace's A). */
-		trace_block_bio_remap(mbio, disk_devt(dm_disk(sc->md)), gb->from);
+		if (trace_block_bio_remap_enabled())
+			trace_block_bio_remap(mbio, disk_devt(dm_disk(sc->md)),
+					      gb->from);
 		bio_list_add(&bios, mbio);
 	}
 	while ((mbio = bio_list_pop(&bios)))

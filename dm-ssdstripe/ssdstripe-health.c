@@ -2,10 +2,11 @@
 /*
  * Copyright (C) 2026 The dm-ssdstripe authors
  *
- * Member health: the pure state machine (ok, slow, erroring, failed) that
- * KUnit drives with synthetic windows, and around it the health work that
- * samples the per-member counters once a window, publishes the states as
- * one snapshot and tells of changes (log line, uevent, dm event).
+ * Member health: the pure state machine (ok, slow, erroring, stalled,
+ * failed) that KUnit drives with synthetic windows, and around it the
+ * health work that samples the per-member counters once a window,
+ * publishes the states as one snapshot and tells of changes (log line,
+ * uevent, dm event).
  */
 
 #include <linux/device-mapper.h>
@@ -36,7 +37,8 @@ const char * const ssdstripe_state_name[] = {
 
 /*
  * The array state is the worst member state, named in RAID-0 words (sysfs
- * ABI version 2): nothing is redundant, so the word names what to do.
+ * ABI version 2; stalled since version 3): nothing is redundant, so the
+ * word names what to do.
  */
 const char * const ssdstripe_array_state_name[] = {
 	[SSDSTRIPE_OK] = "optimal",
@@ -128,9 +130,16 @@ static void ssdstripe_health_judge(const struct ssdstripe_thresholds *t,
 }
 
 /*
- * Member @h's stall after one window @s: reads or writes waited through
- * it and none completed.  A window with a completion, or with nothing
- * waiting at its end, ends the wait; a gone disk is failed, not stalled.
+ * Member @h's stall after one window @s.  What a stall measures is the age
+ * of what is outstanding, not the length of a window: a read or write in
+ * flight at a sample may have started a moment before it, so its wait is
+ * counted from there.  Reads or writes in flight at the window's start
+ * and at its end, with none completing in between, waited (at least) the
+ * whole window: the ones in flight at its start are still there.  So
+ * waiting_ms is never more than the oldest one's age, and comes to
+ * stall_ms at most one window after that age does; a late health work or
+ * a paused guest lengthens only a window whose I/O was already waiting.
+ * A gone disk is failed, not stalled.
  */
 static void ssdstripe_health_stall(const struct ssdstripe_thresholds *t,
 				   const struct ssdstripe_sample *s,
@@ -138,11 +147,17 @@ static void ssdstripe_health_stall(const struct ssdstripe_thresholds *t,
 {
 	bool was = h->stalled;
 
-	if (!t->stall_ms || s->gone || !s->rw_waiting || s->rw_ended)
+	if (!t->stall_ms || s->gone || !s->rw_waiting) {
+		h->watching = false;
 		h->waiting_ms = 0;
-	else
+	} else if (!h->watching || s->rw_ended) {
+		/* Waiting since some time in this window: age unknown. */
+		h->watching = true;
+		h->waiting_ms = 0;
+	} else {
 		h->waiting_ms = min_t(u64, (u64)h->waiting_ms + s->elapsed_ms,
 				      UINT_MAX);
+	}
 	h->stalled = t->stall_ms && h->waiting_ms >= t->stall_ms;
 	if (h->stalled && !was && h->stalls < UINT_MAX)
 		h->stalls++;
@@ -195,13 +210,17 @@ EXPORT_SYMBOL_IF_KUNIT(ssdstripe_judgment_life);
  *   not judged: an idle slow member stays slow, and a window with errors
  *   drops its evidence and its peer value.
  * Stalls (see ssdstripe_health_stall()):
- * - stalled: reads or writes have waited on the member for stall_ms with
- *   none completing (a hung drive, a dropped fabric link).  Flushes and
- *   discards are not watched: a cache flush or a whole-device TRIM may
- *   take that long on a healthy drive.  Not an error, not sticky: the
- *   first completion ends it, and the member is what its I/O says again;
- *   stalls counts how often it came to that.  It outranks erroring and
- *   slow; a gone disk is failed instead.
+ * - stalled: a read or write has been in flight on the member for
+ *   stall_ms with none completing (a hung drive, a dropped fabric link),
+ *   as samples one window apart see it: named between stall_ms and
+ *   stall_ms + one window after it started.  Flushes and discards are not
+ *   watched: a cache flush or a whole-device TRIM may take that long on a
+ *   healthy drive.  Nor are polled reads and writes (they complete when
+ *   their submitter polls), and a would-block completion (BLK_STS_AGAIN:
+ *   the I/O never reached the drive) is not a completion.  Not an error,
+ *   not sticky: the first completion ends it, and the member is what its
+ *   I/O says again; stalls counts how often it came to that.  It outranks
+ *   erroring and slow; a gone disk is failed instead.
  */
 VISIBLE_IF_KUNIT void
 ssdstripe_health_update(const struct ssdstripe_thresholds *t, unsigned int n,
@@ -320,6 +339,20 @@ ssdstripe_health_clear(struct ssdstripe_health *h, bool gone)
 }
 EXPORT_SYMBOL_IF_KUNIT(ssdstripe_health_clear);
 
+/*
+ * Forget a member's wait (suspend, resume, a reloaded table): nothing of
+ * the array is in flight then, and a wait seen before says nothing of the
+ * windows to come.  Its count of stalls stays.
+ */
+VISIBLE_IF_KUNIT void ssdstripe_health_unstall(struct ssdstripe_health *h)
+{
+	h->watching = false;
+	h->waiting_ms = 0;
+	h->stalled = false;
+	h->state = ssdstripe_health_state(h);
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_health_unstall);
+
 /* The array's state: its worst member's (see ssdstripe_array_state_name). */
 VISIBLE_IF_KUNIT enum ssdstripe_state
 ssdstripe_array_state(const struct ssdstripe_health *h, unsigned int n)
@@ -395,7 +428,16 @@ static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 {
 	struct ssdstripe_totals now;
 
+	/*
+	 * Completions before what is in flight: a read or write this sample
+	 * sees in flight ends after its completions were summed, so its end
+	 * counts in the next window's rw_ended.  A window whose rw_ended is 0
+	 * thus follows a sample whose I/O in flight is still there.
+	 */
 	ssdstripe_totals_now(m, &now);
+	/* pairs with smp_wmb() in ssdstripe_account_end() */
+	smp_rmb();
+	s->rw_waiting = (s64)SSDSTRIPE_SUM(m, rw_inflight) > 0;
 	s->errors = now.failed - m->last.failed;
 	s->ok = now.ok - m->last.ok;
 	/*
@@ -407,8 +449,6 @@ static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 	s->rw_ios = now.rw_done - m->last.rw_done;
 	s->rw_lat_ns = now.rw_lat_ns - m->last.rw_lat_ns;
 	s->rw_ended = now.rw_ended - m->last.rw_ended;
-	/* Per-CPU halves of one count: the sum is what matters. */
-	s->rw_waiting = (s64)SSDSTRIPE_SUM(m, rw_inflight) > 0;
 	s->elapsed_ms = elapsed_ms;
 	s->gone = test_bit(GD_DEAD, &m->dev->bdev->bd_disk->state);
 	m->last = now;
@@ -416,25 +456,6 @@ static void ssdstripe_take_sample(struct ssdstripe_c *sc,
 	WRITE_ONCE(m->latency_us, s->rw_ios ?
 		   (unsigned int)min_t(u64, div64_u64(s->rw_lat_ns, s->rw_ios) /
 				       NSEC_PER_USEC, UINT_MAX) : 0);
-}
-
-/*
- * Restart the health monitor's windows from the counters as they are now:
- * what happened while the array was suspended is neither load nor a wait.
- * Called with health_lock held.
- */
-void __ssdstripe_sample_restart(struct ssdstripe_c *sc)
-{
-	struct ssdstripe_member *m;
-	unsigned int i;
-
-	lockdep_assert_held(&sc->health_lock);
-	for (i = 0; i < sc->geom.members; i++) {
-		m = &sc->member[i];
-		ssdstripe_totals_now(m, &m->last);
-		m->health.waiting_ms = 0;
-	}
-	sc->sampled_at = jiffies;
 }
 
 /*
@@ -488,6 +509,47 @@ static void __ssdstripe_health_publish(struct ssdstripe_c *sc)
 		dm_table_event(sc->ti->table);
 }
 
+/*
+ * Restart the health monitor's windows from the counters as they are now:
+ * what happened while the array was suspended is neither load nor a wait.
+ * No member is stalled then (postsuspend saw the array drained), so this
+ * publishes no change.  Called with health_lock held.
+ */
+void __ssdstripe_sample_restart(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_member *m;
+	unsigned int i;
+
+	lockdep_assert_held(&sc->health_lock);
+	for (i = 0; i < sc->geom.members; i++) {
+		m = &sc->member[i];
+		ssdstripe_totals_now(m, &m->last);
+		sc->next[i] = m->health;
+		ssdstripe_health_unstall(&sc->next[i]);
+	}
+	__ssdstripe_health_publish(sc);
+	sc->sampled_at = jiffies;
+}
+
+/*
+ * The array is suspended and drained: every read and write completed, so
+ * no member is stalled, and the array does not read stalled while it is
+ * suspended.  A member that was is ok again now, with the usual log line,
+ * uevent and dm event: its I/O did complete.  The health work is stopped.
+ */
+void ssdstripe_health_suspended(struct ssdstripe_c *sc)
+{
+	unsigned int i;
+
+	mutex_lock(&sc->health_lock);
+	for (i = 0; i < sc->geom.members; i++) {
+		sc->next[i] = sc->member[i].health;
+		ssdstripe_health_unstall(&sc->next[i]);
+	}
+	__ssdstripe_health_publish(sc);
+	mutex_unlock(&sc->health_lock);
+}
+
 void ssdstripe_health_work(struct work_struct *work)
 {
 	struct ssdstripe_c *sc = container_of(to_delayed_work(work),
@@ -522,7 +584,8 @@ void ssdstripe_health_work(struct work_struct *work)
 /*
  * A reloaded table takes over what the table it replaces knew of each
  * member that stays: the same device at the same offset keeps its
- * counters, errors, stalls and health across dmsetup reload (a threshold
+ * counters, errors, count of stalls and health (but a wait: the old table
+ * is suspended and drained) across dmsetup reload (a threshold
  * changed by reload, a member replaced beside it).  A member that is new
  * to the array, or moved, starts afresh.  Called at resume, before the
  * health work starts, with the old table suspended: neither counts I/O.
@@ -551,11 +614,13 @@ void ssdstripe_inherit(struct ssdstripe_c *sc, struct ssdstripe_c *old)
 			atomic_set(&m->error_events,
 				   atomic_read(&om->error_events));
 			m->health = om->health;
+			/* A wait of the old table's is no wait of ours. */
+			ssdstripe_health_unstall(&m->health);
 			m->last = om->last;
-			WRITE_ONCE(m->state, om->health.state);
+			WRITE_ONCE(m->state, m->health.state);
 			WRITE_ONCE(m->latency_us, READ_ONCE(om->latency_us));
-			WRITE_ONCE(m->waiting_ms, om->health.waiting_ms);
-			WRITE_ONCE(m->stalls, om->health.stalls);
+			WRITE_ONCE(m->waiting_ms, m->health.waiting_ms);
+			WRITE_ONCE(m->stalls, m->health.stalls);
 			break;
 		}
 	}

@@ -50,8 +50,9 @@ u64 ssdstripe_member_errors(struct ssdstripe_member *m)
 
 /*
  * reset_stats: zero what the members did (I/O and sector counts, the
- * latency histogram, retries) and gather_fallbacks, never their errors: those are evidence of
- * the member's health, and only clear_errors forgets them.
+ * latency histogram, retries) and gather_fallbacks, never their errors:
+ * those are evidence of the member's health, and only clear_errors
+ * forgets them.
  */
 void ssdstripe_reset_stats(struct ssdstripe_c *sc)
 {
@@ -82,7 +83,7 @@ void ssdstripe_forget_errors(struct ssdstripe_member *m)
 
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(m->stats, cpu)->errors, 0,
-		       sizeof(m->stats->errors));
+		       sizeof_field(struct ssdstripe_stats, errors));
 	atomic_set(&m->error_events, 0);
 }
 

@@ -81,6 +81,19 @@ static inline enum ssdstripe_op ssdstripe_bio_op(struct bio *bio)
 }
 
 /*
+ * Whether stall detection watches an I/O of operation @op with flags @opf:
+ * reads and writes, which a healthy drive completes within a second.  Not
+ * flushes or discards, which may take long on a healthy drive, and not
+ * polled bios, which complete only when their submitter polls (a stopped
+ * IOPOLL process would hold them).  Decided once, at the start: the block
+ * layer clears REQ_POLLED of a bio whose queue does not poll.
+ */
+static inline bool ssdstripe_stall_watched(enum ssdstripe_op op, blk_opf_t opf)
+{
+	return op <= SSDSTRIPE_OP_WRITE && !(opf & REQ_POLLED);
+}
+
+/*
  * Account @bio, described by @io, about to be sent to @member: a clone
  * map remaps, or a bio gather built.  Always inlined, as is
  * ssdstripe_map_sector(): the benchmark's profile found both as calls of
@@ -102,8 +115,8 @@ ssdstripe_account_start(struct ssdstripe_c *sc, struct ssdstripe_member_io *io,
 	this_cpu_inc(st->ios[io->op]);
 	this_cpu_add(st->sectors[io->op], bio_sectors(bio));
 	this_cpu_inc(st->inflight);
-	/* what stall detection watches (flushes, discards may take long) */
-	if (io->op <= SSDSTRIPE_OP_WRITE)
+	io->watched = ssdstripe_stall_watched(io->op, bio->bi_opf);
+	if (io->watched)
 		this_cpu_inc(st->rw_inflight);
 }
 
@@ -126,9 +139,17 @@ static inline void ssdstripe_account_end(struct ssdstripe_c *sc,
 
 	if (sc->stats) {
 		this_cpu_dec(st->inflight);
-		if (io->op <= SSDSTRIPE_OP_WRITE) {
+		if (io->watched) {
 			this_cpu_dec(st->rw_inflight);
-			this_cpu_inc(st->rw_ended);
+			/*
+			 * A would-block end never reached the drive: no sign
+			 * of life.
+			 */
+			if (class != SSDSTRIPE_ERR_RETRY) {
+				/* after the decrement: ssdstripe_take_sample() */
+				smp_wmb();
+				this_cpu_inc(st->rw_ended);
+			}
 		}
 		switch (class) {
 		case SSDSTRIPE_ERR_NONE:

@@ -28,8 +28,10 @@
  * created at resume (taking it over from the previous table of the same
  * device) and removed when the owning table is destroyed.
  */
-static DEFINE_MUTEX(ssdstripe_sysfs_lock);	/* guards the list and sysfs_* */
+static DEFINE_MUTEX(ssdstripe_sysfs_lock);	/* guards the lists, sysfs_*, resumed */
 static LIST_HEAD(ssdstripe_sysfs_owners);
+/* Every ssdstripe segment of every table, for the takeover at resume. */
+static LIST_HEAD(ssdstripe_segments);
 
 struct ssdstripe_kobj {
 	struct kobject kobj;
@@ -324,6 +326,35 @@ bad:
 	return -ENOMEM;
 }
 
+/* A new segment (ctr): a reload may later take over what it knows. */
+void ssdstripe_sysfs_register(struct ssdstripe_c *sc)
+{
+	mutex_lock(&ssdstripe_sysfs_lock);
+	list_add(&sc->segment_node, &ssdstripe_segments);
+	mutex_unlock(&ssdstripe_sysfs_lock);
+}
+
+/*
+ * At a table's first resume, each of its ssdstripe segments takes over
+ * what the segments of the table it replaces knew of the members that
+ * stay (ssdstripe_inherit()); a table loaded but never resumed knows
+ * nothing.  The old table is suspended, and it cannot be destroyed while
+ * we hold the lock (its dtr unregisters first).
+ */
+static void __ssdstripe_takeover(struct ssdstripe_c *sc)
+{
+	struct ssdstripe_c *o;
+
+	if (sc->resumed)
+		return;
+	sc->resumed = true;
+	list_for_each_entry(o, &ssdstripe_segments, segment_node) {
+		if (o->md == sc->md && o->ti->table != sc->ti->table &&
+		    o->resumed)
+			ssdstripe_inherit(sc, o);
+	}
+}
+
 /* Make this table's sysfs directory the device's, at resume. */
 void ssdstripe_sysfs_publish(struct ssdstripe_c *sc)
 {
@@ -331,6 +362,7 @@ void ssdstripe_sysfs_publish(struct ssdstripe_c *sc)
 	unsigned int noio;
 
 	mutex_lock(&ssdstripe_sysfs_lock);
+	__ssdstripe_takeover(sc);
 	if (sc->sysfs_top)
 		goto out;
 
@@ -340,11 +372,7 @@ void ssdstripe_sysfs_publish(struct ssdstripe_c *sc)
 		/* Another ssdstripe segment of this same table owns it. */
 		if (o->ti->table == sc->ti->table)
 			goto out;
-		/*
-		 * The table this one replaces: suspended, and it cannot be
-		 * destroyed while we hold the lock (its dtr unpublishes first).
-		 */
-		ssdstripe_inherit(sc, o);
+		/* The table this one replaces. */
 		__ssdstripe_sysfs_del(o);
 	}
 
@@ -358,10 +386,12 @@ out:
 	mutex_unlock(&ssdstripe_sysfs_lock);
 }
 
+/* The segment goes (dtr): its directory, if it owns it, and its takeover. */
 void ssdstripe_sysfs_unpublish(struct ssdstripe_c *sc)
 {
 	mutex_lock(&ssdstripe_sysfs_lock);
 	if (!list_empty(&sc->sysfs_node))
 		__ssdstripe_sysfs_del(sc);
+	list_del_init(&sc->segment_node);
 	mutex_unlock(&ssdstripe_sysfs_lock);
 }

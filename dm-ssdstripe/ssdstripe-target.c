@@ -5,7 +5,8 @@
  * dm-ssdstripe: RAID-0 striping across SSDs with the data layout of the
  * kernel's "striped" target, discard/write-zeroes/secure-erase passed down
  * as one bio per member, discard limits that scale with the members, and
- * per-member statistics and health (ok, slow, erroring, failed) in sysfs.
+ * per-member statistics and health (ok, slow, erroring, stalled, failed) in
+ * sysfs.
  *
  * This file is the target: table parsing, ctr/dtr, map/end_io, status,
  * message and io_hints.  Health is in ssdstripe-health.c, sysfs in
@@ -26,6 +27,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "ssdstripe.h"
 #include "ssdstripe-geom.h"
@@ -127,10 +129,13 @@ static int ssdstripe_param_get(char *buffer, const struct kernel_param *kp)
 	if (!tu)
 		return -ENOENT;
 
-	return scnprintf(buffer, PAGE_SIZE, "%u\n", tu->def);
+	return sysfs_emit(buffer, "%u\n", tu->def);
 }
 
-#define SSDSTRIPE_PARAM_IGNORED "parameter %s=%s ignored: it is read-only, the default %u of every table; give a table the feature %s <value>, or use dmsetup message <device> 0 %s <value>"
+#define SSDSTRIPE_PARAM_IGNORED						\
+	"parameter %s=%s ignored: it is read-only, the default %u of every "	\
+	"table; give a table the feature %s <value>, or use dmsetup message "	\
+	"<device> 0 %s <value>"
 
 static int ssdstripe_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -199,6 +204,27 @@ static int ssdstripe_set_tunable(struct ssdstripe_thresholds *t,
 	WRITE_ONCE(*ssdstripe_tunable_ptr(t, tu), v);
 
 	return 0;
+}
+
+static bool ssdstripe_tunable_is_stall(const struct ssdstripe_tunable *tu)
+{
+	return tu->offset == offsetof(struct ssdstripe_thresholds, stall_ms);
+}
+
+/*
+ * What thresholds @t of a table with accounting on (@stats) must say
+ * together, or NULL.  A stall is measured from one health sample to the
+ * next (ssdstripe_health_stall()): a stall_ms shorter than a window is
+ * not a time the measure can tell.  Without accounting nothing is
+ * measured.
+ */
+static const char *ssdstripe_check_thresholds(const struct ssdstripe_thresholds *t,
+					      bool stats)
+{
+	if (stats && t->stall_ms && t->stall_ms < t->window_ms)
+		return "stall_ms shorter than health_window_ms";
+
+	return NULL;
 }
 
 static int ssdstripe_parse_features(struct dm_arg_set *as,
@@ -280,9 +306,12 @@ VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
 					    sector_t len, struct ssdstripe_params *p,
 					    char **error)
 {
+	const struct ssdstripe_tunable *stall;
 	struct dm_arg_set as;
+	const char *bad;
 	sector_t width;
 	unsigned int i;
+	int r;
 
 	memset(p, 0, sizeof(*p));
 	ssdstripe_thresholds_default(&p->thr);
@@ -334,8 +363,24 @@ VISIBLE_IF_KUNIT int ssdstripe_parse_params(unsigned int argc, char **argv,
 
 	as.argc = argc - 2 - 2 * p->members;
 	as.argv = argv + 2 + 2 * p->members;
-	if (as.argc)
-		return ssdstripe_parse_features(&as, p, error);
+	if (as.argc) {
+		r = ssdstripe_parse_features(&as, p, error);
+		if (r)
+			return r;
+	}
+
+	/* Stall detection counts on accounting: no_stats turns it off. */
+	stall = ssdstripe_find_tunable("stall_ms");
+	if (p->no_stats && p->thr.stall_ms &&
+	    (p->tunables_set & BIT(stall - ssdstripe_tunables))) {
+		*error = "Cannot measure stall_ms with no_stats";
+		return -EINVAL;
+	}
+	bad = ssdstripe_check_thresholds(&p->thr, !p->no_stats);
+	if (bad) {
+		*error = (char *)bad;
+		return -EINVAL;
+	}
 
 	return 0;
 }
@@ -441,7 +486,8 @@ static void ssdstripe_free(struct ssdstripe_c *sc)
  *	 [<health threshold> <value>]...]
  *
  * Health thresholds: health_window_ms, slow_factor, slow_min_latency_us,
- * slow_windows, recover_windows, min_ios, fail_windows.
+ * slow_windows, recover_windows, min_ios, fail_windows, stall_ms (0, or
+ * at least health_window_ms; not with no_stats).
  */
 static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
@@ -486,6 +532,7 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_WORK(&sc->trigger_event, ssdstripe_trigger_event);
 	INIT_DELAYED_WORK(&sc->health_work, ssdstripe_health_work);
 	INIT_LIST_HEAD(&sc->sysfs_node);
+	INIT_LIST_HEAD(&sc->segment_node);
 
 	/*
 	 * No max_io_len: a read or write reaches map whole, and map either
@@ -518,6 +565,7 @@ static int ssdstripe_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		sizeof(struct ssdstripe_clone_data);
 	ti->private = sc;
 	kfree(p.offset);
+	ssdstripe_sysfs_register(sc);
 
 	return 0;
 
@@ -677,6 +725,7 @@ static void ssdstripe_postsuspend(struct dm_target *ti)
 	struct ssdstripe_c *sc = ti->private;
 
 	cancel_delayed_work_sync(&sc->health_work);
+	ssdstripe_health_suspended(sc);
 }
 
 static void ssdstripe_resume(struct dm_target *ti)
@@ -793,11 +842,41 @@ static void ssdstripe_status(struct dm_target *ti, status_type_t type,
  *					not gone ok again (or slow, if slow)
  *	<health threshold> <value>	change a threshold (see the ctr)
  */
+/*
+ * Set threshold @tu of a live table to @value, or say why not.  Under
+ * health_lock, so that two messages do not each pass the check against
+ * the other's old value; the health work reads each threshold whole.
+ */
+VISIBLE_IF_KUNIT const char *
+ssdstripe_message_tunable(struct ssdstripe_c *sc,
+			  const struct ssdstripe_tunable *tu, const char *value)
+{
+	struct ssdstripe_thresholds t;
+	const char *error = NULL;
+
+	mutex_lock(&sc->health_lock);
+	t = sc->thr;
+	if (ssdstripe_set_tunable(&t, tu, value))
+		error = tu->error;
+	else if (!sc->stats && ssdstripe_tunable_is_stall(tu) && t.stall_ms)
+		error = "Cannot measure stall_ms with no_stats";
+	else
+		error = ssdstripe_check_thresholds(&t, sc->stats);
+	if (!error)
+		WRITE_ONCE(*ssdstripe_tunable_ptr(&sc->thr, tu),
+			   *ssdstripe_tunable_ptr(&t, tu));
+	mutex_unlock(&sc->health_lock);
+
+	return error;
+}
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_message_tunable);
+
 static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
 			     char **argv, char *result, unsigned int maxlen)
 {
 	struct ssdstripe_c *sc = ti->private;
 	const struct ssdstripe_tunable *tu;
+	const char *error;
 
 	if (argc == 1 && !strcasecmp(argv[0], "reset_stats")) {
 		ssdstripe_reset_stats(sc);
@@ -812,10 +891,10 @@ static int ssdstripe_message(struct dm_target *ti, unsigned int argc,
 	if (argc == 2) {
 		tu = ssdstripe_find_tunable(argv[0]);
 		if (tu) {
-			if (!ssdstripe_set_tunable(&sc->thr, tu, argv[1]))
+			error = ssdstripe_message_tunable(sc, tu, argv[1]);
+			if (!error)
 				return 0;
-			DMERR("%s: %s", dm_table_device_name(ti->table),
-			      tu->error);
+			DMERR("%s: %s", dm_table_device_name(ti->table), error);
 			return -EINVAL;
 		}
 	}

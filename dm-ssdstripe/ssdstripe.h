@@ -23,6 +23,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/bio.h>
+#include <linux/cache.h>
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -92,7 +93,7 @@ struct ssdstripe_thresholds {
 	unsigned int recover_windows;	/* judgments or clean windows to recover */
 	unsigned int min_ios;		/* reads+writes in one speed judgment */
 	unsigned int fail_windows;	/* all-error windows before failed */
-	unsigned int stall_ms;		/* stalled: reads or writes waiting, none done */
+	unsigned int stall_ms;		/* stalled: a read or write this old, none done */
 };
 
 struct ssdstripe_tunable {
@@ -129,9 +130,12 @@ struct ssdstripe_geom {
 /*
  * Per-CPU counters of one member: the hot path touches only its own CPU's.
  * reset_stats zeroes ios, sectors, hist and retries; errors, counted with
- * and without accounting, only clear_errors zeroes.
+ * and without accounting, only clear_errors zeroes.  What map writes comes
+ * first, so that a read's start touches one cache line.
  */
 struct ssdstripe_stats {
+	s64 inflight;
+	s64 rw_inflight;	/* watched reads and writes in flight */
 	u64 ios[SSDSTRIPE_OP_NR];
 	u64 sectors[SSDSTRIPE_OP_NR];
 	u64 errors[SSDSTRIPE_OP_NR];
@@ -142,10 +146,9 @@ struct ssdstripe_stats {
 	u64 failed;		/* completions with an error that counts */
 	u64 rw_done;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
-	u64 rw_ended;		/* reads and writes completed, any status */
-	s64 inflight;
-	s64 rw_inflight;	/* reads and writes in flight */
-};
+	/* watched reads and writes completed, any status but would-block */
+	u64 rw_ended;
+} ____cacheline_aligned;
 
 /* The never-reset counters of one member, summed over the CPUs. */
 struct ssdstripe_totals {
@@ -162,7 +165,7 @@ struct ssdstripe_sample {
 	u64 errors;		/* failed completions */
 	u64 rw_ios;		/* successful reads and writes */
 	u64 rw_lat_ns;		/* their summed latency */
-	u64 rw_ended;		/* reads and writes completed, any status */
+	u64 rw_ended;		/* watched reads and writes completed */
 	bool rw_waiting;	/* reads or writes in flight at its end */
 	unsigned int elapsed_ms; /* how long the window was */
 	bool gone;		/* the member's disk has been removed */
@@ -193,10 +196,14 @@ struct ssdstripe_health {
 	u64 judged_ns;			/* mean of the last judgment */
 	unsigned int judged_age;	/* windows since it; 0: none yet */
 	/*
-	 * Stalls: how long reads or writes have waited with none completing
-	 * (0 once one completes or none wait), whether that is stall_ms or
-	 * more, and how often it came to that.  Not an error, not sticky.
+	 * Stalls: whether reads or writes were in flight at the last sample
+	 * (watching); for how long, at least, one of them has been in flight
+	 * with none completing: since the first sample that saw them, so
+	 * never more than the oldest one's age (0 once one completes or none
+	 * wait); whether that is stall_ms or more, and how often it came to
+	 * that.  Not an error, not sticky.
 	 */
+	bool watching;
 	unsigned int waiting_ms;
 	bool stalled;
 	unsigned int stalls;
@@ -259,6 +266,8 @@ struct ssdstripe_c {
 	struct ssdstripe_health *next;
 
 	/* sysfs, guarded by ssdstripe_sysfs_lock */
+	struct list_head segment_node;	/* every segment's */
+	bool resumed;			/* has been live: others may inherit */
 	struct list_head sysfs_node;
 	struct ssdstripe_kobj *sysfs_top;
 	struct kobject *sysfs_members;
@@ -300,7 +309,8 @@ struct ssdstripe_c {
 struct ssdstripe_member_io {
 	u64 start_ns;
 	unsigned int member;
-	unsigned int op;
+	u16 op;
+	bool watched;		/* counted in rw_inflight (stall detection) */
 };
 
 /*
@@ -348,6 +358,7 @@ struct ssdstripe_params {
 /* Health and events (ssdstripe-health.c) */
 void ssdstripe_trigger_event(struct work_struct *work);
 void __ssdstripe_sample_restart(struct ssdstripe_c *sc);
+void ssdstripe_health_suspended(struct ssdstripe_c *sc);
 void ssdstripe_health_work(struct work_struct *work);
 void ssdstripe_clear_errors(struct ssdstripe_c *sc);
 void ssdstripe_inherit(struct ssdstripe_c *sc, struct ssdstripe_c *old);
@@ -361,6 +372,7 @@ u64 ssdstripe_gather_fallbacks(struct ssdstripe_c *sc);
 void ssdstripe_gather_reset_stats(struct ssdstripe_c *sc);
 
 /* sysfs (ssdstripe-sysfs.c) */
+void ssdstripe_sysfs_register(struct ssdstripe_c *sc);
 void ssdstripe_sysfs_publish(struct ssdstripe_c *sc);
 void ssdstripe_sysfs_unpublish(struct ssdstripe_c *sc);
 
@@ -370,11 +382,15 @@ void ssdstripe_thresholds_default(struct ssdstripe_thresholds *t);
 const struct ssdstripe_tunable *ssdstripe_find_tunable(const char *name);
 int ssdstripe_parse_params(unsigned int argc, char **argv, sector_t len,
 			   struct ssdstripe_params *p, char **error);
+const char *ssdstripe_message_tunable(struct ssdstripe_c *sc,
+				      const struct ssdstripe_tunable *tu,
+				      const char *value);
 unsigned int ssdstripe_judgment_life(const struct ssdstripe_thresholds *t);
 void ssdstripe_health_update(const struct ssdstripe_thresholds *t,
 			     unsigned int n, const struct ssdstripe_sample *s,
 			     struct ssdstripe_health *h, u64 *scratch);
 void ssdstripe_health_clear(struct ssdstripe_health *h, bool gone);
+void ssdstripe_health_unstall(struct ssdstripe_health *h);
 enum ssdstripe_state ssdstripe_array_state(const struct ssdstripe_health *h,
 					   unsigned int n);
 void ssdstripe_stack_limits(const struct ssdstripe_geom *g,

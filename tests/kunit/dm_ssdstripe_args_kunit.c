@@ -46,6 +46,12 @@ static const struct ssdstripe_args_case ssdstripe_args_cases[] = {
 	{ "1 8 a 0 8 health_window_ms 500 slow_factor 3 slow_windows 2 min_ios 1",
 	  64, NULL, 1, 8, false, false, 3 },
 	{ "1 8 a 0 4 slow_min_latency_us 0 recover_windows 5", 64, NULL, 1, 8 },
+	{ "1 8 a 0 4 health_window_ms 10000 stall_ms 10000", 64, NULL, 1, 8 },
+	{ "1 8 a 0 4 stall_ms 0 health_window_ms 60000", 64, NULL, 1, 8 },
+	{ "1 8 a 0 2 stall_ms 1000", 64, NULL, 1, 8 },
+	{ "1 8 a 0 3 no_stats health_window_ms 10000", 64, NULL, 1, 8, false,
+	  true },
+	{ "1 8 a 0 3 no_stats stall_ms 0", 64, NULL, 1, 8, false, true },
 	/* refused */
 	{ "", 64, "Not enough arguments" },
 	{ "1", 64, "Not enough arguments" },
@@ -94,6 +100,16 @@ static const struct ssdstripe_args_case ssdstripe_args_cases[] = {
 	{ "1 8 a 0 4 slow_windows 2 slow_windows 3", 64,
 	  "Duplicate health threshold argument" },
 	{ "1 8 /dev/a 0 0 extra", 64, "Too many arguments" },
+	/* a stall is measured a window at a time: none shorter is refused */
+	{ "1 8 a 0 2 health_window_ms 10000", 64,
+	  "stall_ms shorter than health_window_ms" },
+	{ "1 8 a 0 4 stall_ms 9999 health_window_ms 10000", 64,
+	  "stall_ms shorter than health_window_ms" },
+	{ "1 8 a 0 2 stall_ms 999", 64, "stall_ms shorter than health_window_ms" },
+	{ "1 8 a 0 3 no_stats stall_ms 5000", 64,
+	  "Cannot measure stall_ms with no_stats" },
+	{ "1 8 a 0 3 stall_ms 6000 no_stats", 64,
+	  "Cannot measure stall_ms with no_stats" },
 };
 
 static void ssdstripe_args_desc(const struct ssdstripe_args_case *c, char *desc)
@@ -191,19 +207,25 @@ static void ssdstripe_tunable_test(struct kunit *test)
 	char line[96], *error = NULL, **argv;
 	unsigned int i, too_big;
 	int argc, r;
+	bool stall;
 
 	given = ssdstripe_find_tunable(c->name);
 	KUNIT_ASSERT_NOT_NULL(test, given);
 
-	snprintf(line, sizeof(line), "2 8 a 0 b 0 3 no_stats %s %s", c->name,
-		 c->value);
+	/*
+	 * Without accounting a long window needs no long stall_ms; stall_ms
+	 * itself needs accounting.
+	 */
+	stall = !strcmp(given->name, "stall_ms");
+	snprintf(line, sizeof(line), "2 8 a 0 b 0 3 %s %s %s",
+		 stall ? "no_discard_passdown" : "no_stats", c->name, c->value);
 	argv = argv_split(GFP_KERNEL, line, &argc);
 	KUNIT_ASSERT_NOT_NULL(test, argv);
 	r = ssdstripe_parse_params(argc, argv, 64, &p, &error);
 	argv_free(argv);
 	kfree(p.offset);
 	KUNIT_ASSERT_EQ_MSG(test, r, 0, "%s", error ?: "");
-	KUNIT_EXPECT_TRUE(test, p.no_stats);
+	KUNIT_EXPECT_EQ(test, p.no_stats, !stall);
 
 	for (i = 0; i < ARRAY_SIZE(ssdstripe_tunables); i++) {
 		tu = &ssdstripe_tunables[i];
@@ -235,6 +257,51 @@ static void ssdstripe_tunable_test(struct kunit *test)
 	}
 }
 
+/*
+ * A threshold changed by message is checked against the others as a table
+ * line is: no stall_ms shorter than a window, in either order, and no
+ * stall_ms without accounting.
+ */
+static void ssdstripe_message_tunable_test(struct kunit *test)
+{
+	const struct ssdstripe_tunable *win, *stall;
+	struct ssdstripe_c *sc;
+
+	win = ssdstripe_find_tunable("health_window_ms");
+	stall = ssdstripe_find_tunable("stall_ms");
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	KUNIT_ASSERT_NOT_NULL(test, stall);
+	sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	mutex_init(&sc->health_lock);
+	ssdstripe_thresholds_default(&sc->thr);
+	sc->stats = true;
+
+	KUNIT_EXPECT_STREQ(test, ssdstripe_message_tunable(sc, stall, "999"),
+			   "stall_ms shorter than health_window_ms");
+	KUNIT_EXPECT_STREQ(test, ssdstripe_message_tunable(sc, win, "5001"),
+			   "stall_ms shorter than health_window_ms");
+	KUNIT_EXPECT_STREQ(test, ssdstripe_message_tunable(sc, stall, "x"),
+			   "Invalid stall_ms value");
+	KUNIT_EXPECT_EQ(test, sc->thr.window_ms, 1000U);
+	KUNIT_EXPECT_EQ(test, sc->thr.stall_ms, 5000U);
+	KUNIT_EXPECT_NULL(test, ssdstripe_message_tunable(sc, win, "5000"));
+	KUNIT_EXPECT_NULL(test, ssdstripe_message_tunable(sc, stall, "0"));
+	KUNIT_EXPECT_NULL(test, ssdstripe_message_tunable(sc, win, "10000"));
+	KUNIT_EXPECT_STREQ(test, ssdstripe_message_tunable(sc, stall, "9999"),
+			   "stall_ms shorter than health_window_ms");
+	KUNIT_EXPECT_NULL(test, ssdstripe_message_tunable(sc, stall, "10000"));
+	KUNIT_EXPECT_EQ(test, sc->thr.window_ms, 10000U);
+	KUNIT_EXPECT_EQ(test, sc->thr.stall_ms, 10000U);
+
+	sc->stats = false;
+	KUNIT_EXPECT_STREQ(test, ssdstripe_message_tunable(sc, stall, "20000"),
+			   "Cannot measure stall_ms with no_stats");
+	KUNIT_EXPECT_NULL(test, ssdstripe_message_tunable(sc, win, "60000"));
+	KUNIT_EXPECT_NULL(test, ssdstripe_message_tunable(sc, stall, "0"));
+	mutex_destroy(&sc->health_lock);
+}
+
 /* The defaults, as documented in the admin guide. */
 static void ssdstripe_tunable_defaults_test(struct kunit *test)
 {
@@ -255,6 +322,7 @@ static struct kunit_case ssdstripe_args_test_cases[] = {
 	KUNIT_CASE_PARAM(ssdstripe_args_test, ssdstripe_args_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_tunable_test, ssdstripe_tunable_gen_params),
 	KUNIT_CASE(ssdstripe_tunable_defaults_test),
+	KUNIT_CASE(ssdstripe_message_tunable_test),
 	{}
 };
 

@@ -16,7 +16,10 @@
  */
 
 #include <kunit/test.h>
+#include <linux/bio.h>
 #include <linux/module.h>
+#include <linux/overflow.h>
+#include <linux/percpu.h>
 #include <linux/string.h>
 
 #include "ssdstripe.h"
@@ -579,8 +582,10 @@ static void health_stuck_window(struct ssdstripe_health_ctx *c,
 
 /*
  * A member whose reads or writes wait and none completes is stalled once
- * they have waited stall_ms, not before; the first completion ends it,
- * and the count of stalls stays.
+ * they have waited stall_ms, not before: the window in which they are
+ * first seen waiting counts nothing (they may have started a moment
+ * before its end), each window after it that they wait through counts
+ * whole.  The first completion ends it, and the count of stalls stays.
  */
 static void ssdstripe_health_stall_test(struct kunit *test)
 {
@@ -589,7 +594,7 @@ static void ssdstripe_health_stall_test(struct kunit *test)
 
 	health_init(&c, 4);
 	KUNIT_ASSERT_EQ(test, c.t.stall_ms, 5000);
-	for (w = 1; w < 5; w++) {
+	for (w = 0; w < 5; w++) {
 		health_stuck_window(&c, 2, 1000);
 		KUNIT_EXPECT_EQ(test, c.h[2].waiting_ms, w * 1000);
 		KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
@@ -617,11 +622,114 @@ static void ssdstripe_health_stall_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n), SSDSTRIPE_OK);
 
 	/* A second stall counts a second time; windows of any length add up. */
+	health_stuck_window(&c, 2, 1000);
 	health_stuck_window(&c, 2, 3000);
 	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
 	health_stuck_window(&c, 2, 2500);
 	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_STALLED);
 	KUNIT_EXPECT_EQ(test, c.h[2].stalls, 2);
+}
+
+/*
+ * The stall measure follows the age of what is outstanding, not the
+ * length of a window: an I/O that starts just before a long window ends
+ * (a 10 s health window after idle, a late health work, a paused guest)
+ * is not charged that window.  A wait is never counted longer than the
+ * I/O can have been outstanding: from the first sample that saw it.
+ */
+static void ssdstripe_health_stall_age_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w;
+
+	/* A 10 s window: one I/O in flight at its end, after idle. */
+	health_init(&c, 2);
+	c.t.window_ms = 10000;
+	c.t.stall_ms = 10000;
+	for (w = 0; w < 3; w++) {
+		health_flight(&c, 1, false, 0, 10000);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	health_flight(&c, 1, true, 0, 10000);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[1].waiting_ms, 0);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	/* It completed 2 s later; another one is in flight at the end. */
+	health_set(&c, 1, 1, 2000000, 0);
+	health_flight(&c, 1, true, 1, 10000);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[1].waiting_ms, 0);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[1].stalls, 0);
+	/* Still there a whole window later, none completed: 10 s at least. */
+	health_set(&c, 1, 0, 0, 0);
+	health_flight(&c, 1, true, 0, 10000);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[1].waiting_ms, 10000);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_STALLED);
+
+	/* A health work 30 s late finds a fresh I/O: no wait yet. */
+	health_init(&c, 2);
+	health_flight(&c, 0, false, 0, 1000);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	health_flight(&c, 0, true, 0, 30000);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[0].waiting_ms, 0);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_OK);
+	/* But one already waiting through a late window did wait that long. */
+	health_flight(&c, 0, true, 0, 6000);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	KUNIT_EXPECT_EQ(test, c.h[0].waiting_ms, 6000);
+	KUNIT_EXPECT_EQ(test, c.h[0].state, SSDSTRIPE_STALLED);
+
+	/* Nothing in flight at a sample breaks the chain: counted afresh. */
+	health_init(&c, 2);
+	for (w = 0; w < 10; w++) {
+		health_flight(&c, 0, w % 2, 0, 1000);
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+		KUNIT_EXPECT_EQ(test, c.h[0].waiting_ms, 0);
+	}
+}
+
+/*
+ * Suspend, resume and reload forget a wait (the array is drained), but
+ * not what the member is otherwise, nor how often it stalled: no member
+ * reads stalled while the array is suspended, and none turns ok after
+ * resume as if its I/O had just completed.
+ */
+static void ssdstripe_health_unstall_test(struct kunit *test)
+{
+	struct ssdstripe_health_ctx c;
+	unsigned int w, i;
+
+	health_init(&c, 4);
+	health_set(&c, 1, 50, 300, 3);
+	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	for (w = 0; w < 6; w++) {
+		for (i = 0; i < c.n; i++) {
+			health_set(&c, i, i == 1 || i == 2 ? 0 : 100, 300, 0);
+			health_flight(&c, i, true, i == 1 || i == 2 ? 0 : 100,
+				      1000);
+		}
+		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
+	}
+	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_STALLED);
+	KUNIT_ASSERT_EQ(test, c.h[2].state, SSDSTRIPE_STALLED);
+
+	ssdstripe_health_unstall(&c.h[1]);
+	ssdstripe_health_unstall(&c.h[2]);
+	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+	KUNIT_EXPECT_EQ(test, c.h[2].waiting_ms, 0);
+	KUNIT_EXPECT_FALSE(test, c.h[2].stalled);
+	KUNIT_EXPECT_EQ(test, c.h[2].stalls, 1);
+	KUNIT_EXPECT_EQ(test, ssdstripe_array_state(c.h, c.n),
+			SSDSTRIPE_ERRORING);
+
+	/* I/O in flight at the first sample after resume is not yet a wait. */
+	health_stuck_window(&c, 2, 1000);
+	KUNIT_EXPECT_EQ(test, c.h[2].waiting_ms, 0);
+	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
 }
 
 /*
@@ -638,7 +746,7 @@ static void ssdstripe_health_stall_rank_test(struct kunit *test)
 	health_set(&c, 1, 50, 300, 3);
 	ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
 	KUNIT_ASSERT_EQ(test, c.h[1].state, SSDSTRIPE_ERRORING);
-	for (w = 0; w < 5; w++)
+	for (w = 0; w < 6; w++)
 		health_stuck_window(&c, 1, 1000);
 	KUNIT_EXPECT_EQ(test, c.h[1].state, SSDSTRIPE_STALLED);
 	health_stuck_window(&c, 4, 1000);
@@ -692,6 +800,94 @@ static void ssdstripe_health_alone_recovery_test(struct kunit *test)
 		ssdstripe_health_update(&c.t, c.n, c.s, c.h, c.scratch);
 	}
 	KUNIT_EXPECT_EQ(test, c.h[2].state, SSDSTRIPE_OK);
+}
+
+/* --- what stall detection counts --------------------------------------- */
+
+static s64 stall_sum(struct ssdstripe_member *m, size_t offset)
+{
+	s64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *(s64 *)((char *)per_cpu_ptr(m->stats, cpu) + offset);
+
+	return sum;
+}
+
+#define STALL_SUM(m, field) \
+	stall_sum(m, offsetof(struct ssdstripe_stats, field))
+
+struct ssdstripe_stall_acct_case {
+	const char *what;
+	blk_opf_t opf;
+	unsigned int bytes;
+	blk_status_t status;
+	s64 inflight;		/* rw_inflight while it is in flight */
+	u64 ended;		/* rw_ended once it completed */
+};
+
+/*
+ * Watched: reads and writes, not flushes, discards or polled bios (they
+ * complete when their submitter polls).  A would-block completion is no
+ * sign of life from the drive: it does not end a wait.
+ */
+static const struct ssdstripe_stall_acct_case ssdstripe_stall_acct_cases[] = {
+	{ "read", REQ_OP_READ, 4096, BLK_STS_OK, 1, 1 },
+	{ "write", REQ_OP_WRITE, 4096, BLK_STS_OK, 1, 1 },
+	{ "FUA write", REQ_OP_WRITE | REQ_FUA, 4096, BLK_STS_OK, 1, 1 },
+	{ "unsupported read", REQ_OP_READ, 4096, BLK_STS_NOTSUPP, 1, 1 },
+	{ "nowait read, AGAIN", REQ_OP_READ | REQ_NOWAIT, 4096, BLK_STS_AGAIN,
+	  1, 0 },
+	{ "nowait write, AGAIN", REQ_OP_WRITE | REQ_NOWAIT, 4096,
+	  BLK_STS_AGAIN, 1, 0 },
+	{ "nowait read", REQ_OP_READ | REQ_NOWAIT, 4096, BLK_STS_OK, 1, 1 },
+	{ "polled read", REQ_OP_READ | REQ_POLLED | REQ_NOWAIT, 4096,
+	  BLK_STS_OK, 0, 0 },
+	{ "polled write, AGAIN", REQ_OP_WRITE | REQ_POLLED | REQ_NOWAIT, 4096,
+	  BLK_STS_AGAIN, 0, 0 },
+	{ "flush", REQ_OP_WRITE | REQ_PREFLUSH, 0, BLK_STS_OK, 0, 0 },
+	{ "discard", REQ_OP_DISCARD, 1 << 20, BLK_STS_OK, 0, 0 },
+	{ "write-zeroes", REQ_OP_WRITE_ZEROES, 1 << 20, BLK_STS_OK, 0, 0 },
+};
+
+static void ssdstripe_stall_acct_desc(const struct ssdstripe_stall_acct_case *c,
+				      char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->what);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_stall_acct, ssdstripe_stall_acct_cases,
+		  ssdstripe_stall_acct_desc);
+
+static void ssdstripe_stall_accounting_test(struct kunit *test)
+{
+	const struct ssdstripe_stall_acct_case *c = test->param_value;
+	struct ssdstripe_member_io io = {};
+	struct ssdstripe_member *m;
+	struct ssdstripe_c *sc;
+	struct bio bio;
+
+	sc = kunit_kzalloc(test, struct_size(sc, member, 1), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	sc->geom.members = 1;
+	sc->stats = true;
+	m = &sc->member[0];
+	m->stats = alloc_percpu(struct ssdstripe_stats);
+	KUNIT_ASSERT_NOT_NULL(test, m->stats);
+
+	bio_init(&bio, NULL, NULL, 0, c->opf);
+	bio.bi_iter.bi_size = c->bytes;
+	ssdstripe_account_start(sc, &io, &bio, 0);
+	KUNIT_EXPECT_EQ(test, STALL_SUM(m, inflight), 1);
+	KUNIT_EXPECT_EQ(test, STALL_SUM(m, rw_inflight), c->inflight);
+	/* The block layer may clear REQ_POLLED before it completes. */
+	ssdstripe_account_end(sc, &io, c->opf & ~REQ_POLLED, c->status);
+	KUNIT_EXPECT_EQ(test, STALL_SUM(m, inflight), 0);
+	KUNIT_EXPECT_EQ(test, STALL_SUM(m, rw_inflight), 0);
+	KUNIT_EXPECT_EQ(test, (u64)STALL_SUM(m, rw_ended), c->ended);
+
+	free_percpu(m->stats);
 }
 
 /* --- classification of completions ------------------------------------- */
@@ -813,6 +1009,10 @@ static struct kunit_case ssdstripe_health_test_cases[] = {
 	KUNIT_CASE(ssdstripe_health_alone_recovery_test),
 	KUNIT_CASE(ssdstripe_health_stall_test),
 	KUNIT_CASE(ssdstripe_health_stall_rank_test),
+	KUNIT_CASE(ssdstripe_health_stall_age_test),
+	KUNIT_CASE(ssdstripe_health_unstall_test),
+	KUNIT_CASE_PARAM(ssdstripe_stall_accounting_test,
+			 ssdstripe_stall_acct_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_classify_test, ssdstripe_class_gen_params),
 	KUNIT_CASE_PARAM(ssdstripe_hist_bucket_test, ssdstripe_bucket_gen_params),
 	{}

@@ -76,7 +76,7 @@ function valid(   n, i, j, t, used, d, lbs, chunk, cap, k, len, off, nf, f, v, f
 	if (rnd(2)) return
 	nfw = 0
 	split("no_discard_passdown no_stats health_window_ms slow_factor slow_min_latency_us slow_windows recover_windows min_ios", f, " ")
-	split("0 0 100:60000 2:1000 0:10000000 1:1000 1:1000 1:1000000", v, " ")
+	split("0 0 100:5000 2:1000 0:10000000 1:1000 1:1000 1:1000000", v, " ")
 	for (i = 1; i <= 8; i++) {
 		if (rnd(3)) continue
 		order[++nfw] = i
