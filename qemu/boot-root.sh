@@ -135,6 +135,8 @@ rm -rf "$src"
 mkdir -p "$src"
 tar -C "$repo" --exclude=.git -cf - . | tar -C "$src" -xf -
 debs=$work/debs
+# this run's own directory (make deb refuses one it did not make)
+rm -rf "$debs"
 t0=$(date +%s)
 make -C "$src" deb DEBDIR="$debs" >"$work/make-deb.log" 2>&1 ||
 	{ tail -n 30 "$work/make-deb.log" >&2; die "make deb failed"; }
