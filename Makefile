@@ -32,8 +32,9 @@
 #   make install-dkms   the module's source and dkms.conf in
 #                       /usr/src/dm-ssdstripe-VERSION, for "dkms install"
 #   make dkms.conf      dkms.conf from dkms.conf.in and VERSION
-#   make deb            the Debian packages (dpkg-buildpackage -us -uc -b) in
-#                       build/deb/ (DEBDIR): dm-ssdstripe-dkms, ssdstripe,
+#   make deb            the Debian packages (dpkg-buildpackage -us -uc) in
+#                       build/deb/ (DEBDIR, new or make deb's own): the source
+#                       package, dm-ssdstripe-dkms, ssdstripe,
 #                       ssdstripe-initramfs, ssdstripe-dracut
 #   make uninstall
 #   make clean
@@ -226,8 +227,8 @@ install-dkms: dkms.conf
 	install -m 0644 dm-ssdstripe/probes/*.c $(DESTDIR)$(DKMSSRCDIR)/dm-ssdstripe/probes/
 
 # ---- Debian packages -------------------------------------------------------
-# debian/ (dpkg-buildpackage -us -uc -b) in a copy of this tree, with
-# debian/changelog written from VERSION: the packages in DEBDIR
+# debian/ (dpkg-buildpackage -us -uc) in a copy of this tree, once
+# debian/changelog's version is VERSION's: the packages in DEBDIR
 DEBDIR ?= build/deb
 deb:
 	DEBDIR=$(DEBDIR) bash $(CURDIR)/scripts/make-deb

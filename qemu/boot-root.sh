@@ -40,7 +40,12 @@
 #    initramfs-tools-all  K_OLD with the initramfs the packages' trigger
 #                      made when they were installed again (BOOT all, the
 #                      shipped file): it assembles every array; then, on
-#                      that running system, "apt-get remove" and "purge"
+#                      that running system, an upgrade from the previous
+#                      version's ssdstripe and ssdstripe-initramfs (built
+#                      from git) with the monitor and scrub timer running
+#                      (package-upgrade: they run after it, the assembly
+#                      unit was never stopped), debian/tests/smoke
+#                      (autopkgtest-smoke), and "apt-get remove" and "purge"
 #                      of the packages (remove-live): the prerm warns that
 #                      / is on an array, hooks, units and modules go, the
 #                      arrays stay active, their labels and data unchanged
@@ -137,10 +142,44 @@ rm -rf "$src"
 mkdir -p "$src"
 tar -C "$repo" --exclude=.git -cf - . | tar -C "$src" -xf -
 debs=$work/debs
+# this run's own directory (make deb refuses one it did not make)
+rm -rf "$debs"
 t0=$(date +%s)
 make -C "$src" deb DEBDIR="$debs" >"$work/make-deb.log" 2>&1 ||
 	{ tail -n 30 "$work/make-deb.log" >&2; die "make deb failed"; }
 log "make deb: $(cd "$debs" && echo ./*.deb | sed 's|\./||g') ($(($(date +%s) - t0))s)"
+# the previous version's packages (debian/changelog's second entry), built
+# from the newest commit that had that VERSION, for the upgrade test of the
+# initramfs-tools-all boot (upgrade_live in boot-root-report)
+prev_debs=$work/prev-debs prev_why=''
+rm -rf "$prev_debs" "$work/prev-src"
+if want initramfs-tools-all; then
+	prev=$(dpkg-parsechangelog -l "$repo/debian/changelog" -o 1 -c 1 -S Version 2>/dev/null) || prev=''
+	prev_rev=''
+	if [ -z "$prev" ]; then
+		prev_why="debian/changelog has no previous version"
+	elif ! git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+		prev_why="not a git checkout: no $prev to build"
+	else
+		for c in $(git -C "$repo" rev-list HEAD -- VERSION); do
+			[ "$(git -C "$repo" show "$c^:VERSION" 2>/dev/null)" = "$prev" ] || continue
+			prev_rev=$(git -C "$repo" rev-parse "$c^")
+			break
+		done
+		[ -n "$prev_rev" ] || prev_why="no commit with VERSION $prev"
+	fi
+	if [ -n "$prev_rev" ]; then
+		t0=$(date +%s)
+		mkdir -p "$work/prev-src"
+		git -C "$repo" archive "$prev_rev" | tar -C "$work/prev-src" -xf -
+		if make -C "$work/prev-src" deb DEBDIR="$prev_debs" >"$work/make-deb-prev.log" 2>&1; then
+			log "make deb of $prev (${prev_rev:0:12}): $(cd "$prev_debs" && echo ./*.deb | sed 's|\./||g') ($(($(date +%s) - t0))s)"
+		else
+			prev_why="make deb of $prev (${prev_rev:0:12}) failed: $(tail -n 3 "$work/make-deb-prev.log" | tr '\n' ' ')"
+		fi
+		rm -rf "$work/prev-src"
+	fi
+fi
 if [ -n "$bookworm" ]; then
 	log "building dm-ssdstripe.ko against $kdir (for the guest that makes the arrays)"
 	make -C "$src" KDIR="$kdir" module >"$work/module-build.log" 2>&1 ||
@@ -496,7 +535,7 @@ if want sid; then
 		mkdir -p "$s/root/src"
 		tar -C "$src" --exclude=./build -cf - . | tar -C "$s/root/src" -xf -
 		if ! { tree_apt sid "$s" "$slog" update -qq &&
-			tree_apt sid "$s" "$slog" install build-essential debhelper dh-dkms python3-docutils; }; then
+			tree_apt sid "$s" "$slog" install build-essential debhelper dh-dkms python3-docutils pkgconf systemd-dev; }; then
 			why="apt-get install of the build's tools failed: $(tail -n 5 "$slog" | tr '\n' ' ')"
 		elif ! in_tree "$s" make -C /root/src deb DEBDIR=/root/debs >>"$slog" 2>&1; then
 			why="make deb failed in the sid tree: $(tail -n 5 "$slog" | tr '\n' ' ')"
@@ -610,6 +649,13 @@ ExecStart=
 ExecStart=/bin/sh -c 'echo SSDSTRIPE-BOOT-EMERGENCY >/dev/ttyS0; journalctl -b --no-pager -n 80 >/dev/ttyS0; systemctl --no-block poweroff'
 EOF
 done
+# the upgrade test's previous packages (under /root/debs: the purge
+# checks leave them alone), and the autopkgtest run by hand
+if [ -z "$prev_why" ] && [ -d "$prev_debs" ]; then
+	mkdir -p "$r/root/debs/prev"
+	cp "$prev_debs"/*.deb "$r/root/debs/prev/"
+fi
+install -m 0755 "$repo/debian/tests/smoke" "$r/usr/local/sbin/ssdstripe-test-smoke"
 # ssdstripe-assemble.service: enabled by the package (package-install)
 in_tree "$r" systemctl enable ssdstripe-boot-report.service \
 	ssdstripe-test-conf.service ssdstripe-test-attach-trigger.service \
@@ -882,6 +928,41 @@ remove_check() {
 		result remove-live PASS "on the running system (/ on array root): apt remove (both prerms warned, update-initramfs triggered) and purge; nothing left; arrays active, 7 labels and data unchanged" "$(rl SECS)"
 	fi
 }
+# upgrade_check: what the upgrade from the previous version's ssdstripe
+# and ssdstripe-initramfs to this tree's did on the running system of the
+# initramfs-tools-all boot (boot-root-report, upgrade_live): before it the
+# monitor, the scrub timer and the assembly unit ran; after it all three
+# run, the monitor was restarted (it runs the new tool), the assembly
+# unit is the same invocation and systemd stopped it at no point; and
+# debian/tests/smoke, the autopkgtest, passed on that system.
+ug() { sed -n "s/^SSDSTRIPE-BOOT-UPGRADE-$1: //p" "$work/console-boot-initramfs-tools-all.log.clean" | head -n 1; }
+upgrade_check() {
+	local c=$work/console-boot-initramfs-tools-all.log.clean why='' a m='ssdstripe-monitor.service' t='ssdstripe-scrub.timer' u='ssdstripe-assemble.service'
+	if [ -n "$prev_why" ]; then why=$prev_why
+	elif ! grep -q '^SSDSTRIPE-BOOT-UPGRADE-DONE' "$c"; then why="no report of the upgrade"
+	elif grep -q '^SSDSTRIPE-BOOT-UPGRADE-NOTE' "$c"; then why=$(ug NOTE)
+	else
+		[ "$(ug BEFORE)" = "version=$prev $m=active $t=active $u=active" ] ||
+			why="before: $(ug BEFORE)"
+		a=$(ug AFTER)
+		[[ $a =~ ^apt=0\ version=$version\ $m=active/restarted\ $t=active/(restarted|same)\ $u=active/same\ stopped=(.*)$ ]] ||
+			why="${why:+$why; }after: $a"
+		[[ ${BASH_REMATCH[2]:-} == *ssdstripe-assemble* || ${BASH_REMATCH[2]:-} == *"Assemble ssdstripe"* ]] &&
+			why="${why:+$why; }systemd stopped the assembly unit: ${BASH_REMATCH[2]}"
+	fi
+	if [ -n "$why" ]; then
+		result package-upgrade FAIL "$why" "$(ug SECS)"
+	else
+		result package-upgrade PASS "on the running system: ssdstripe and ssdstripe-initramfs $prev -> $version by apt; the monitor restarted and running, the scrub timer running, ssdstripe-assemble.service never stopped (same invocation)" "$(ug SECS)"
+	fi
+	# the autopkgtest's smoke test, run by hand in that guest
+	a=$(sed -n 's/^SSDSTRIPE-BOOT-SMOKE: //p' "$c" | head -n 1)
+	if [ "$a" = exit=0 ]; then
+		result autopkgtest-smoke PASS "debian/tests/smoke on the booted system: $(sed -n 's/^SSDSTRIPE-BOOT-SMOKE-OUT: smoke: //p' "$c" | tail -n 1)" 0
+	else
+		result autopkgtest-smoke FAIL "debian/tests/smoke: ${a:-not run}: $(sed -n 's/^SSDSTRIPE-BOOT-SMOKE-OUT: //p' "$c" | tail -n 2 | tr '\n' ' ')" 0
+	fi
+}
 if want initramfs-tools && { [ -z "$only" ] || [ "$only" = initramfs-tools ]; }; then
 	# ARRAY data, AUTO no: the unit waits for data1, attached 10 s after
 	# udev was triggered; spare is left alone, by the unit and by udev:
@@ -902,8 +983,15 @@ fi
 if want initramfs-tools-all; then
 	# the old kernel, with the initramfs the trigger made when the packages
 	# came again (the shipped file: BOOT all); last, as it removes them
-	boot initramfs-tools-all "$abi_old" "$id_old" "$work/initrd-$abi_old.img" "ssdstripe.test-remove" \
+	# first an upgrade from the previous packages (update-initramfs runs
+	# for it in the guest: more time) and the autopkgtest, then the removal
+	timeout0=$timeout
+	timeout=$((timeout + 600))
+	boot initramfs-tools-all "$abi_old" "$id_old" "$work/initrd-$abi_old.img" \
+		"ssdstripe.test-upgrade ssdstripe.test-remove" \
 		"data=initramfs spare=active" root2 data1 old0 root1 spare0 root0 data0
+	timeout=$timeout0
+	upgrade_check
 	remove_check
 fi
 
