@@ -535,7 +535,8 @@ if want sid; then
 		mkdir -p "$s/root/src"
 		tar -C "$src" --exclude=./build -cf - . | tar -C "$s/root/src" -xf -
 		if ! { tree_apt sid "$s" "$slog" update -qq &&
-			tree_apt sid "$s" "$slog" install build-essential debhelper dh-dkms python3-docutils pkgconf systemd-dev; }; then
+			tree_apt sid "$s" "$slog" install build-essential debhelper dh-dkms python3-docutils pkgconf systemd-dev \
+				libdevmapper-dev libblkid-dev libgcrypt20-dev libjson-c-dev; }; then
 			why="apt-get install of the build's tools failed: $(tail -n 5 "$slog" | tr '\n' ' ')"
 		elif ! in_tree "$s" make -C /root/src deb DEBDIR=/root/debs >>"$slog" 2>&1; then
 			why="make deb failed in the sid tree: $(tail -n 5 "$slog" | tr '\n' ' ')"

@@ -194,7 +194,8 @@ bool dm_remove(const char *name)
 	last_error[0] = 0;
 	if (!t)
 		return false;
-	ok = dm_task_set_cookie(t, &cookie, 0) && dm_task_run(t);
+	/* a transient opener (udev's probe) gets libdevmapper's retries */
+	ok = dm_task_retry_remove(t) && dm_task_set_cookie(t, &cookie, 0) && dm_task_run(t);
 	dm_udev_wait(cookie);
 	dm_task_destroy(t);
 	return ok;

@@ -33,6 +33,7 @@ static bool stop_one(const char *name)
 {
 	struct dm_dev_info info;
 	char *mirror, *u, *detail, where[4200];
+	int tries;
 
 	if (!dm_info_of(name, &info)) {
 		warn("cannot stop %s: %s", name, dm_last_error());
@@ -46,6 +47,19 @@ static bool stop_one(const char *name)
 		warn("cannot stop %s: a replace of one of its members is in progress ('%s replace --abort %s' stops it, or wait for it: '%s status %s')",
 		     name, PROG, name, PROG, name);
 		return false;
+	}
+	/*
+	 * udev's probe of a new or changed array holds it open for a moment
+	 * (dmsetup remove --retry waits for the same): wait up to 2.5 s for
+	 * an opener that is not a mount to let go; an array still open then
+	 * is in use, and stays
+	 */
+	for (tries = 0; info.open_count && tries < 25; tries++) {
+		if (mounted_on(info.major, info.minor, where, sizeof(where)))
+			break;
+		usleep(100000);
+		if (!dm_info_of(name, &info))
+			break;
 	}
 	if (info.open_count) {
 		if (mounted_on(info.major, info.minor, where, sizeof(where)))
