@@ -217,6 +217,12 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+void names_sort(char **v, size_t n)
+{
+	if (v && n)
+		qsort(v, n, sizeof(*v), cmp_names);
+}
+
 char **dir_names(const char *dir, size_t *n)
 {
 	DIR *d = opendir(dir);
@@ -239,8 +245,7 @@ char **dir_names(const char *dir, size_t *n)
 		v[(*n)++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	if (v)
-		qsort(v, *n, sizeof(*v), cmp_names);
+	names_sort(v, *n);
 	return v;
 }
 

@@ -41,6 +41,8 @@ bool pathf(char *buf, size_t len, const char *fmt, ...)
 bool path_exists(const char *dir, const char *name);
 bool is_dir(const char *dir, const char *name);
 
+/* names_sort: V's N names in byte order, as a C-locale glob gives them */
+void names_sort(char **v, size_t n);
 /* the entries of DIR but . and .., sorted by name; free with names_free */
 char **dir_names(const char *dir, size_t *n);
 /* the kernel names of /sys/class/block, sorted */

@@ -106,13 +106,7 @@ static char **dm_names_all(size_t *n)
 		next = nm->next;
 	} while (next);
 	dm_task_destroy(t);
-	for (size_t i = 1; i < *n; i++)
-		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
-			char *x = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
+	names_sort(v, *n);
 	return v;
 }
 
@@ -160,7 +154,6 @@ bool dm_info_of(const char *name, struct dm_dev_info *info)
 	if (!t)
 		return false;
 	if (dm_task_run(t) && dm_task_get_info(t, &i) && i.exists) {
-		info->exists = true;
 		info->open_count = i.open_count;
 		info->major = i.major;
 		info->minor = i.minor;

@@ -12,7 +12,6 @@
 #define DM_UUID_PREFIX "SSDSTRIPE-"
 
 struct dm_dev_info {
-	bool exists;
 	int open_count;
 	unsigned int major, minor;
 	char uuid[130];

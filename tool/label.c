@@ -44,11 +44,6 @@ static bool key_optional(enum label_key k)
 	return k >= LK_STATE;
 }
 
-const char *label_key_name(enum label_key k)
-{
-	return key_names[k];
-}
-
 void sha256_hex(const void *data, size_t len, char hex[65])
 {
 	unsigned char md[32];

@@ -65,8 +65,6 @@ enum label_rc {
 	LABEL_UNSUPPORTED = 3,	/* a version this tool does not read */
 };
 
-const char *label_key_name(enum label_key k);
-
 /*
  * label_parse: the label in BLOCK (LEN bytes, a whole block as read from
  * the device) into L, which label_free releases whatever it returns
