@@ -193,3 +193,159 @@ bool dm_remove(const char *name)
 	dm_task_destroy(t);
 	return ok;
 }
+
+void dm_table_free(struct dm_table *tb)
+{
+	size_t i;
+
+	for (i = 0; i < tb->n; i++) {
+		free(tb->t[i].type);
+		free(tb->t[i].params);
+	}
+	free(tb->t);
+	tb->t = NULL;
+	tb->n = 0;
+}
+
+/* table_run: NAME's table (DM_DEVICE_TABLE) or status (DM_DEVICE_STATUS) */
+static bool table_run(int type, const char *name, struct dm_table *tb)
+{
+	struct dm_task *t = task(type, name);
+	uint64_t start, length;
+	char *ty = NULL, *params = NULL;
+	void *next = NULL;
+	struct dm_info info;
+	bool ok;
+
+	tb->n = 0;
+	tb->t = NULL;
+	if (!t)
+		return false;
+	ok = dm_task_run(t) && dm_task_get_info(t, &info) && info.exists;
+	if (ok) {
+		do {
+			next = dm_get_next_target(t, next, &start, &length, &ty, &params);
+			if (!ty)
+				break;
+			tb->t = realloc(tb->t, (tb->n + 1) * sizeof(*tb->t));
+			if (!tb->t)
+				die(EX_FAILED, "out of memory");
+			tb->t[tb->n].start = start;
+			tb->t[tb->n].len = length;
+			tb->t[tb->n].type = xstrdup(ty);
+			tb->t[tb->n].params = xstrdup(params ? params : "");
+			tb->n++;
+		} while (next);
+	}
+	dm_task_destroy(t);
+	return ok;
+}
+
+bool dm_table_of(const char *name, struct dm_table *tb)
+{
+	return table_run(DM_DEVICE_TABLE, name, tb);
+}
+
+bool dm_status_of(const char *name, struct dm_table *tb)
+{
+	return table_run(DM_DEVICE_STATUS, name, tb);
+}
+
+bool dm_create_empty(const char *name, const char *uuid)
+{
+	struct dm_task *t = task(DM_DEVICE_CREATE, name);
+	uint32_t cookie = 0;
+	bool ok;
+
+	last_error[0] = 0;
+	if (!t)
+		return false;
+	ok = dm_task_set_uuid(t, uuid) && dm_task_set_cookie(t, &cookie, 0) && dm_task_run(t);
+	dm_udev_wait(cookie);
+	dm_task_destroy(t);
+	return ok;
+}
+
+bool dm_load(const char *name, const struct dm_table *tb)
+{
+	struct dm_task *t = task(DM_DEVICE_RELOAD, name);
+	size_t i;
+	bool ok = true;
+
+	last_error[0] = 0;
+	if (!t)
+		return false;
+	for (i = 0; i < tb->n && ok; i++)
+		ok = dm_task_add_target(t, tb->t[i].start, tb->t[i].len, tb->t[i].type,
+					tb->t[i].params);
+	ok = ok && dm_task_run(t);
+	dm_task_destroy(t);
+	return ok;
+}
+
+bool dm_suspend(const char *name, bool noflush)
+{
+	struct dm_task *t = task(DM_DEVICE_SUSPEND, name);
+	bool ok;
+
+	last_error[0] = 0;
+	if (!t)
+		return false;
+	ok = (!noflush || dm_task_no_flush(t)) && dm_task_run(t);
+	dm_task_destroy(t);
+	return ok;
+}
+
+bool dm_resume(const char *name, uint32_t *cookie)
+{
+	struct dm_task *t = task(DM_DEVICE_RESUME, name);
+	uint32_t own = 0;
+	bool ok;
+
+	last_error[0] = 0;
+	if (!t)
+		return false;
+	ok = dm_task_set_cookie(t, cookie ? cookie : &own, 0) && dm_task_run(t);
+	if (!cookie)
+		dm_udev_wait(own);
+	dm_task_destroy(t);
+	return ok;
+}
+
+void dm_wait_cookie(uint32_t cookie)
+{
+	if (cookie)
+		dm_udev_wait(cookie);
+}
+
+bool dm_has_target(const char *type)
+{
+	struct dm_task *t = task(DM_DEVICE_LIST_VERSIONS, NULL);
+	struct dm_versions *v, *last;
+	bool found = false;
+
+	if (!t)
+		return false;
+	if (dm_task_run(t) && (v = dm_task_get_versions(t))) {
+		do {
+			last = v;
+			if (!strcmp(v->name, type))
+				found = true;
+			v = (struct dm_versions *)((char *)v + v->next);
+		} while (last != v && !found);
+	}
+	dm_task_destroy(t);
+	return found;
+}
+
+bool dm_mknode(const char *name)
+{
+	struct dm_task *t = task(DM_DEVICE_MKNODES, name);
+	bool ok;
+
+	if (!t)
+		return false;
+	ok = dm_task_run(t);
+	dm_task_destroy(t);
+	return ok;
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define DM_UUID_PREFIX "SSDSTRIPE-"
 
@@ -28,5 +29,32 @@ bool dm_info_of(const char *name, struct dm_dev_info *info);
 char *dm_name_of_uuid(const char *uuid);
 /* dm_remove: the device gone, its node too (udev's, or ours without udev) */
 bool dm_remove(const char *name);
+
+/* a device's table or status: one entry per target */
+struct dm_target_line {
+	uint64_t start, len;	/* sectors */
+	char *type, *params;
+};
+struct dm_table {
+	struct dm_target_line *t;
+	size_t n;
+};
+bool dm_table_of(const char *name, struct dm_table *tb);
+bool dm_status_of(const char *name, struct dm_table *tb);
+void dm_table_free(struct dm_table *tb);
+/* a device with no table (dmsetup create --notable), with its uuid */
+bool dm_create_empty(const char *name, const char *uuid);
+/* TB into NAME's inactive slot */
+bool dm_load(const char *name, const struct dm_table *tb);
+bool dm_suspend(const char *name, bool noflush);
+/*
+ * resume NAME (its inactive table made live, if one is loaded); with
+ * COOKIE, udev's processing is waited for later (dm_wait_cookie), outside
+ * a critical section; without, at once
+ */
+bool dm_resume(const char *name, uint32_t *cookie);
+void dm_wait_cookie(uint32_t cookie);
+bool dm_has_target(const char *type);
+bool dm_mknode(const char *name);
 
 #endif

@@ -132,8 +132,8 @@ static void print_label(const char *dev, const struct label *l)
 		    on ? on : "", PROG, dev);
 		free(on);
 	} else if (l->f[LK_STATE] && !strcmp(l->f[LK_STATE], "copying")) {
-		say("  an unfinished copy of member %s of array %s (a replace onto it): assemble never takes it ('%s replace' starts the copy over, '%s wipe %s' frees it)",
-		    l->f[LK_INDEX], l->f[LK_NAME], PROG, PROG, dev);
+		say("  an unfinished copy of member %s of array %s (a replace onto it): assemble leaves it out, unless the other members' newer labels record its drive (a switch onto it cut short: '%s replace --finish %s' writes its label); '%s replace' starts the copy over, '%s wipe %s' frees it",
+		    l->f[LK_INDEX], l->f[LK_NAME], PROG, l->f[LK_NAME], PROG, PROG, dev);
 	}
 }
 

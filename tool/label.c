@@ -382,3 +382,14 @@ long label_format(const struct label *l, char *buf, size_t len)
 		return -1;
 	return n;
 }
+
+int label_write_fd(int fd, const char text[LABEL_BLOCK])
+{
+	ssize_t w;
+
+	errno = 0;
+	w = pwrite(fd, text, LABEL_BLOCK, LABEL_BLOCK);
+	if (w != LABEL_BLOCK)
+		return w < 0 && errno ? errno : EIO;
+	return fsync(fd) ? errno : 0;
+}

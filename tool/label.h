@@ -82,6 +82,12 @@ bool label_magic(int fd);
  * does not read back as zero
  */
 int label_erase(int fd);
+/*
+ * label_write_fd: TEXT (a label_format output, zero-padded to the block)
+ * as FD's label block, and fsync: 0 or errno.  Allocates nothing: a
+ * critical section writes labels made before it.
+ */
+int label_write_fd(int fd, const char text[LABEL_BLOCK]);
 void label_free(struct label *l);
 
 /* a field as a number (digits only: label_parse checked the required ones) */

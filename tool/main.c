@@ -32,6 +32,7 @@ static const struct builtin builtins[] = {
 	{ "wipe", cmd_wipe },
 	{ "examine", cmd_examine },
 	{ "history", cmd_history },
+	{ "replace", cmd_replace },
 };
 
 /*
@@ -74,7 +75,7 @@ static char *sh_tool(void)
 static int __attribute__((noreturn)) run_sh(int argc, char **argv)
 {
 	char **v = xmalloc(((size_t)argc + 3) * sizeof(*v));
-	char *tool = sh_tool();
+	char *tool = sh_tool(), *self;
 	int i;
 
 	v[0] = "sh";
@@ -82,6 +83,12 @@ static int __attribute__((noreturn)) run_sh(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		v[i + 2] = argv[i];
 	v[argc + 2] = NULL;
+	/* the sh part starts this program again by this (the monitor's
+	 * takeover of a copy no process waits for) */
+	self = realpath("/proc/self/exe", NULL);
+	if (self)
+		setenv("SSDSTRIPE_PROGRAM", self, 1);
+	free(self);
 	fflush(NULL);
 	execv("/bin/sh", v);
 	die(EX_FAILED, "cannot run its sh part %s: %s (SSDSTRIPE_SH=PATH names where it is)",

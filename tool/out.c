@@ -100,3 +100,20 @@ char *xasprintf(const char *fmt, ...)
 		die(EX_FAILED, "out of memory");
 	return p;
 }
+
+char *human(char *buf, size_t len, uint64_t sectors)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double b = (double)sectors * 512;
+	int i = 0;
+
+	while (b >= 1024 && i < 5) {
+		b /= 1024;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%d %s", (int)b, u[i]);
+	else
+		snprintf(buf, len, "%.1f %s", b, u[i]);
+	return buf;
+}

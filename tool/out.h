@@ -36,6 +36,8 @@ void usage_die(const char *fmt, ...)
 
 /* iso_time: "2026-11-25T08:00:00Z" of T into BUF (at least 21 bytes) */
 char *iso_time(char *buf, size_t len, int64_t t);
+/* SECTORS as "1.5 GiB", into BUF */
+char *human(char *buf, size_t len, uint64_t sectors);
 
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);

@@ -157,3 +157,26 @@ bool busy_dir(const char *dir, char *buf, size_t len)
 		fclose(f);
 	return false;
 }
+
+bool in_use(const char *dev, char *buf, size_t len)
+{
+	char *s = dev_sysdir(dev), sub[PATH_MAX];
+	const char *base;
+	char **v;
+	size_t n, i;
+	bool busy;
+
+	buf[0] = 0;
+	if (!s)
+		return false;
+	busy = busy_dir(s, buf, len);
+	base = strrchr(s, '/') + 1;
+	v = dir_names(s, &n);
+	for (i = 0; i < n && !busy; i++)
+		if (!strncmp(v[i], base, strlen(base)) &&
+		    pathf(sub, sizeof(sub), "%s/%s", s, v[i]) && path_exists(sub, "dev"))
+			busy = busy_dir(sub, buf, len);
+	names_free(v, n);
+	free(s);
+	return busy;
+}

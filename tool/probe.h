@@ -24,5 +24,7 @@ bool mounted_on(unsigned int ma, unsigned int mi, char *buf, size_t len);
  * (mounted on, held by, in use as swap) into BUF; false if it is not
  */
 bool busy_dir(const char *dir, char *buf, size_t len);
+/* why DEV or one of its partitions is busy (mounted, held, swap), in BUF */
+bool in_use(const char *dev, char *buf, size_t len);
 
 #endif

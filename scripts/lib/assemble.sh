@@ -158,6 +158,11 @@ set_losers() {
 	while IFS='|' read -r _sl_t _sl_why _sl_l; do
 		[ "$_sl_t" = L ] || continue
 		label_rec "$_sl_l"
+		if [ "$_sl_why" = copying ] && set_switched "$1"; then
+			printf '%s\n' "$_sl_l" >>"$TMPD/set.keep"
+			printf '%s\n' "$L_DEV: holds member $L_INDEX of array $L_NAME: the switch of a replace onto it was cut short after the other members recorded it, before its own label said so; taken as member $L_INDEX ('$PROG replace --finish $L_NAME' writes its label)"
+			continue
+		fi
 		read_label "$L_DEV" >/dev/null 2>&1
 		_sl_by=$(label_awk -v k="$L_INDEX" '$INDEX == k {print $DEV; exit}' "$TMPD/set.keep")
 		case $_sl_why in
@@ -172,9 +177,27 @@ set_losers() {
 ' "$L_DEV: an older label of member $L_INDEX of array $L_NAME (generation $L_GEN; ${_sl_by:-another device} carries generation ${_sl_why#older }): the member moved on since (a replace); not assembled; '$PROG wipe $L_DEV' frees it" ;;
 		esac
 	done <"$TMPD/set.sorted" >>"$TMPD/losers.$1"
-	mv "$TMPD/set.keep" "$TMPD/set"
+	# by index, as check_set reads them (a switched copy came last)
+	sort -t'|' -k"$LABEL_COL_INDEX,${LABEL_COL_INDEX}n" "$TMPD/set.keep" >"$TMPD/set"
+	rm -f "$TMPD/set.keep"
 	set_superseded "$1"
 	set_tie "$1"
+}
+# set_switched UUID: the label L_* (state copying) is the member's now: a
+# replace's switch wrote the other members' labels, recording this drive
+# for the member, and was cut before this one (Documentation/ssdstripe-
+# label.rst, "Replacing a member", step 6): the newest labels of array
+# UUID are newer than it, mark no replace, and record this device's drive
+# for its member
+set_switched() {
+	local _sw_max _sw_rep
+	_sw_max=$(label_awk '{ if ($GEN + 0 > m) m = $GEN + 0 } END { print m + 0 }' "$TMPD/set.keep")
+	[ "$_sw_max" -gt "${L_GEN:-0}" ] || return 1
+	_sw_rep=$(label_awk -v g="$_sw_max" '$GEN + 0 == g && $REPLACING != "" {print "r"; exit}' "$TMPD/set.keep")
+	[ -z "$_sw_rep" ] || return 1
+	rec_ident "$1" "$L_INDEX" && ident_known || return 1
+	ident_of "$L_DEV" || return 1
+	ident_match
 }
 # set_superseded UUID: take out of $TMPD/set a label of array UUID older
 # than the set's newest whose device is not the drive the newest labels
@@ -198,7 +221,7 @@ set_superseded() {
 		printf '%s\n' "$L_DEV" >>"$TMPD/set.out"
 		_ss_by=$(label_awk -v k="$L_INDEX" -v d="$L_DEV" '$INDEX == k && $DEV != d {print $DEV; exit}' "$TMPD/set")
 		if [ -n "$_ss_by" ]; then
-			printf '%s\n' "$L_DEV: an older label of member $L_INDEX of array $L_NAME (generation $L_GEN; $_ss_by, the drive the newest labels record for it, carries a newer one): the member moved on since (a replace); not assembled; '$PROG wipe $L_DEV' frees it"
+			printf '%s\n' "$L_DEV: an older label of member $L_INDEX of array $L_NAME (generation $L_GEN; $_ss_by is the drive the newest labels record for it): the member moved on since (a replace); not assembled; '$PROG wipe $L_DEV' frees it"
 		else
 			printf '%s\n' "$L_DEV: an older label of member $L_INDEX of array $L_NAME (generation $L_GEN): the newest labels (generation $_ss_max) record another drive for member $L_INDEX, $IW, which is not here; this device holds an older copy of the member (a replace moved it) and is not assembled.  Keep it until $L_NAME runs again: attach $IW"
 		fi >>"$TMPD/losers.$1"

@@ -534,6 +534,7 @@ create_clean() {
 	L_NAME=$name L_UUID=$R_UUID L_COUNT=$R_COUNT L_CHUNK=$R_CHUNK L_OFFSET=$R_OFFSET
 	L_DATA=$R_DATA L_MEMBERS=$R_MEMBERS L_CREATED=$R_CREATED L_GEN=$((R_GEN + 1)) L_OP=$R_OP
 	# members that are assembled: no replace under way, none retired
+	# shellcheck disable=SC2034 # label_block writes them (LABEL_KEYS)
 	L_STATE='' L_REPLACING='' L_REPBY='' L_REPAT=''
 	[ -z "$_cc_new" ] || L_GEN=1
 	_cc_which='' i=0

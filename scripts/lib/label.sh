@@ -41,7 +41,7 @@ LABEL_OPTIONAL=' STATE REPLACING REPBY REPAT OP '
 # Returns 0 valid, 1 no label, 2 damaged (L_ERR says why), 3 unsupported
 # version.
 read_label() {
-	local _rl_first _rl_body _rl_sum _rl_kv _rl_seen _rl_l _rl_k _rl_n
+	local _rl_first _rl_body _rl_sum _rl_kv _rl_seen _rl_l _rl_k _rl_n _rl_i
 	L_ERR='' L_TEXT='' L_VERSION='' L_DRIVES=''
 	L_TEXT=$(label_text "$1") || return 1
 	_rl_first=${L_TEXT%%"$NL"*}

@@ -127,7 +127,7 @@ member_gone() {
 # as the live table has them (ARRAYSYS's dm device); all empty for a raw
 # dmsetup array
 recorded_load() {
-	local _rd_g _rd_nm _rd_n _rd_d
+	local _rd_g _rd_nm _rd_n _rd_d _rd_i _rd_m
 	REC_DRIVES='' REC_CREATED='' REC_DEVS='' REC_OP='' _rd_g=-1
 	[ -n "$2" ] || return 0
 	_rd_nm=$(cat "$1/../dm/name" 2>/dev/null)

@@ -305,6 +305,20 @@ textfile_check() {
 	rm -f "$1.tmp.$$"
 }
 
+# mon_takeover NAME: a copy under array NAME that no process waits for (it
+# was killed, or the machine's session ended): the monitor starts one, as
+# dmeventd takes over an LVM mirror, for with handle_errors a drive error
+# during the copy would hold the array's writes until something acts.
+# 'replace --finish' locks the copy: of two started at once, one waits.
+mon_takeover() {
+	mkdir -p "$REPLACE_RUN"
+	warn "monitor: no process waits for the copy under $1 (it was killed): '$PROG replace --finish $1' takes it over (its log: $REPLACE_RUN/$1.log)"
+	if [ -n "$mon_setsid" ]; then
+		setsid "${SSDSTRIPE_PROGRAM:-$PROG}" replace --finish "$1" </dev/null >>"$REPLACE_RUN/$1.log" 2>&1 &
+	else
+		"${SSDSTRIPE_PROGRAM:-$PROG}" replace --finish "$1" </dev/null >>"$REPLACE_RUN/$1.log" 2>&1 &
+	fi
+}
 # mon_replace NAME: events of a replace of one of NAME's members: started,
 # progress (every quarter), read errors, done or stopped (when its mirror
 # is gone: done if the member is on the replace's NEW now)
@@ -318,6 +332,7 @@ mon_replace() {
 	case $? in
 	2) return 0 ;; # being set up or taken down: the next look tells
 	0)
+		[ -n "$RI_WATCHED" ] || [ -n "$once" ] || mon_takeover "$1"
 		_mr_q=$((${RI_PERCENT:-0} / 25 * 25))
 		_mr_now="$RI_MEMBER|${RI_FROM#/dev/}|${RI_TO#/dev/}|$RI_STATE|$_mr_q"
 		[ "$_mr_now" = "$_mr_p" ] && return 0

@@ -59,3 +59,24 @@ golden_labels() {
 array_members() {
 	dmsetup table "$1" | awk '{for (i = 6; i < 6 + 2 * $4; i += 2) printf "%s ", $i; print ""}'
 }
+# hook_at POINT SECONDS CMD...: the tool's test hook (tool/crit.h): when
+# the next ssdstripe command reaches POINT it writes a line to a FIFO and
+# sleeps SECONDS; CMD runs then, here, in the background.  The tool runs
+# nothing itself: at POINT it may be in a critical section, where it runs
+# no program.  hook_off clears the variables for the commands after.
+hook_at() {
+	_hk_p=$1 _hk_s=$2
+	shift 2
+	rm -f /tmp/ssdstripe-hook.fifo
+	mkfifo /tmp/ssdstripe-hook.fifo || fail "cannot make the hook's FIFO"
+	( read -r _hk_l </tmp/ssdstripe-hook.fifo && [ "$_hk_l" = "$_hk_p" ] && "$@" ) &
+	HOOK_PID=$!
+	SSDSTRIPE_TEST_HOOK=$_hk_p SSDSTRIPE_TEST_HOOK_FIFO=/tmp/ssdstripe-hook.fifo SSDSTRIPE_TEST_HOOK_SLEEP=$_hk_s
+	export SSDSTRIPE_TEST_HOOK SSDSTRIPE_TEST_HOOK_FIFO SSDSTRIPE_TEST_HOOK_SLEEP
+}
+hook_off() {
+	unset SSDSTRIPE_TEST_HOOK SSDSTRIPE_TEST_HOOK_FIFO SSDSTRIPE_TEST_HOOK_SLEEP
+	kill "$HOOK_PID" 2>/dev/null
+	wait "$HOOK_PID" 2>/dev/null
+	rm -f /tmp/ssdstripe-hook.fifo
+}
