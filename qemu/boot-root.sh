@@ -672,7 +672,7 @@ in_tree "$r" systemctl set-default multi-user.target >>"$work/enable.log" 2>&1
 img=$work/img
 rm -rf "$img"
 mkdir -p "$img"
-for s in root0 root1 root2; do truncate -s 2G "$img/$s.img"; done
+for s in root0 root1 root2 rootnew0; do truncate -s 2G "$img/$s.img"; done
 for s in data0 data1; do truncate -s 256M "$img/$s.img"; done
 for s in spare0 old0; do truncate -s 64M "$img/$s.img"; done
 # the initramfs images are the host's to boot with (their copies in $work)
@@ -964,6 +964,27 @@ upgrade_check() {
 		result autopkgtest-smoke FAIL "debian/tests/smoke: ${a:-not run}: $(sed -n 's/^SSDSTRIPE-BOOT-SMOKE-OUT: //p' "$c" | tail -n 2 | tr '\n' ' ')" 0
 	fi
 }
+# replace_check: what the dracut boot's report (boot-root-report,
+# replace_root) saw: member 1 of array root, which holds /, replaced onto
+# rootnew0 with the page cache dropped just before the switch suspended /
+# (issue #37: the critical section holds there; the sh tool hung), exit 0,
+# / still on root and the machine answering after it; and back onto root1.
+rr() { sed -n "s/^SSDSTRIPE-BOOT-REPLACE$1: //p" "$work/console-boot-dracut.log.clean" | head -n 1; }
+replace_check() {
+	local c=$work/console-boot-dracut.log.clean why='' a
+	a=$(rr '')
+	if ! grep -q '^SSDSTRIPE-BOOT-REPLACE-DONE' "$c"; then why="no report of the replace (the machine hung?)"
+	elif grep -q '^SSDSTRIPE-BOOT-REPLACE-NOTE' "$c"; then why=$(rr -NOTE)
+	elif [[ ! $a =~ ^exit=0\ dropped=yes\ member1=rootnew0\ secs=([0-9]+)\ root=/dev/mapper/root$ ]]; then
+		why="replace onto rootnew0: $a: $(rr -OUT)"
+	elif [ "$(rr -BACK)" != "exit=0 member1=root1" ]; then why="replace back onto root1: $(rr -BACK)"
+	fi
+	if [ -n "$why" ]; then
+		result root-replace FAIL "$why" 0
+	else
+		result root-replace PASS "member 1 of root (/) replaced onto rootnew0 on the running system, the page cache dropped just before the switch suspended /, in ${BASH_REMATCH[1]}s; / on root after it, and back onto root1" 0
+	fi
+}
 if want initramfs-tools && { [ -z "$only" ] || [ "$only" = initramfs-tools ]; }; then
 	# ARRAY data, AUTO no: the unit waits for data1, attached 10 s after
 	# udev was triggered; spare is left alone, by the unit and by udev:
@@ -976,10 +997,12 @@ if want initramfs-tools && { [ -z "$only" ] || [ "$only" = initramfs-tools ]; };
 fi
 if want dracut; then
 	# nothing listed, AUTO yes: data1 comes after the unit has finished,
-	# so udev assembles data; the unit takes spare and refuses old0
+	# so udev assembles data; the unit takes spare and refuses old0; then a
+	# member of root is replaced onto the blank rootnew0 and back
 	boot dracut "$abi" "$id_dracut" "$work/initrd-dracut.img" \
-		"ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff ssdstripe.test-conf=auto ssdstripe.test-late=unit" \
-		"data=udev spare=active old=refused" root1 data0 spare0 root2 old0 data1+late root0
+		"ssdstripe.assemble=root rd.shell=0 rd.emergency=poweroff ssdstripe.test-conf=auto ssdstripe.test-late=unit ssdstripe.test-replace" \
+		"data=udev spare=active old=refused" root1 data0 spare0 root2 old0 data1+late root0 rootnew0
+	replace_check
 fi
 if want initramfs-tools-all; then
 	# the old kernel, with the initramfs the trigger made when the packages
