@@ -29,7 +29,8 @@ chunk_sectors:CHUNK data_offset:OFFSET data_sectors:DATA members:MEMBERS
 created:CREATED generation:GEN state:STATE replacing:REPLACING
 replaced_by:REPBY replaced_at:REPAT overprovision:OP'
 # The keys a label carries only when they say something (replace): state
-# (copying: an unfinished copy of the member, never assembled; replaced:
+# (copying: an unfinished copy of the member, not assembled unless the
+# newer labels record its drive: a switch cut short; replaced:
 # a retired member, never assembled), replacing (the index of the member
 # a replace is copying), replaced_by and replaced_at (on a retired one);
 # overprovision (create --overprovision: the percentage of each member
