@@ -254,14 +254,18 @@ bool dm_status_of(const char *name, struct dm_table *tb)
 bool dm_create_empty(const char *name, const char *uuid)
 {
 	struct dm_task *t = task(DM_DEVICE_CREATE, name);
-	uint32_t cookie = 0;
 	bool ok;
 
 	last_error[0] = 0;
 	if (!t)
 		return false;
-	ok = dm_task_set_uuid(t, uuid) && dm_task_set_cookie(t, &cookie, 0) && dm_task_run(t);
-	dm_udev_wait(cookie);
+	/*
+	 * no udev cookie: the kernel sends no uevent that carries one for a
+	 * device created without a table, and libdevmapper completes a
+	 * cookie itself only after a resume, remove or rename; waiting for
+	 * it hung for good where udev runs (root-replace in make check-boot)
+	 */
+	ok = dm_task_set_uuid(t, uuid) && dm_task_run(t);
 	dm_task_destroy(t);
 	return ok;
 }
