@@ -43,6 +43,7 @@
 #include "opts.h"
 #include "out.h"
 #include "probe.h"
+#include "table.h"
 
 #define REGION 1024			/* sectors per mirror region (512 KiB, as pvmove) */
 #define MAX_BAD_RUNS 64
@@ -55,95 +56,32 @@ static const char *run_dir(void)
 }
 
 /* ---- the array as the kernel has it ------------------------------------ */
-struct arr {
-	uint64_t len, chunk;
-	unsigned int n;
-	char **mm, **off;	/* by index: maj:min and data offset, as words */
-	char *feat;		/* the feature words, with their count */
-};
-
-static void arr_free(struct arr *a)
-{
-	unsigned int i;
-
-	for (i = 0; i < a->n && a->mm; i++) {
-		free(a->mm[i]);
-		free(a->off[i]);
-	}
-	free(a->mm);
-	free(a->off);
-	free(a->feat);
-	memset(a, 0, sizeof(*a));
-}
-
 /* arr_read: the live table of array NAME; false when it is none */
-static bool arr_read(const char *name, struct arr *a)
+static bool arr_read(const char *name, struct ss_table *a)
 {
 	struct dm_table tb;
-	char *p, *w, *save = NULL;
-	unsigned int i;
+	char err[128];
 	bool ok = false;
 
 	memset(a, 0, sizeof(*a));
 	if (!dm_table_of(name, &tb))
 		return false;
-	if (tb.n != 1 || strcmp(tb.t[0].type, "ssdstripe"))
-		goto out;
-	a->len = tb.t[0].len;
-	p = tb.t[0].params;
-	w = strtok_r(p, " ", &save);
-	if (!w)
-		goto out;
-	a->n = (unsigned int)strtoul(w, NULL, 10);
-	w = strtok_r(NULL, " ", &save);
-	if (!w || !a->n || a->n > 256)
-		goto out;
-	a->chunk = strtoull(w, NULL, 10);
-	a->mm = calloc(a->n, sizeof(char *));
-	a->off = calloc(a->n, sizeof(char *));
-	if (!a->mm || !a->off)
-		die(EX_FAILED, "out of memory");
-	for (i = 0; i < a->n; i++) {
-		char *m = strtok_r(NULL, " ", &save), *o = strtok_r(NULL, " ", &save);
-
-		if (!m || !o)
-			goto out;
-		a->mm[i] = xstrdup(m);
-		a->off[i] = xstrdup(o);
-	}
-	w = strtok_r(NULL, "", &save);
-	a->feat = xstrdup(w ? w : "");
-	ok = true;
-out:
+	if (tb.n == 1 && !strcmp(tb.t[0].type, "ssdstripe"))
+		ok = table_parse(tb.t[0].len, tb.t[0].params, a, err, sizeof(err));
 	dm_table_free(&tb);
-	if (!ok)
-		arr_free(a);
 	return ok;
 }
 
 /* arr_table: the array's table with member K on MM at OFF */
-static void arr_table(const struct arr *a, unsigned int k, const char *mm, const char *off,
+static void arr_table(const struct ss_table *a, unsigned int k, const char *mm, const char *off,
 		      struct dm_table *tb)
 {
-	char *p = xasprintf("%u %" PRIu64, a->n, a->chunk), *t;
-	unsigned int i;
-
-	for (i = 0; i < a->n; i++) {
-		t = xasprintf("%s %s %s", p, i == k ? mm : a->mm[i], i == k ? off : a->off[i]);
-		free(p);
-		p = t;
-	}
-	if (*a->feat) {
-		t = xasprintf("%s %s", p, a->feat);
-		free(p);
-		p = t;
-	}
 	tb->n = 1;
 	tb->t = xmalloc(sizeof(*tb->t));
 	tb->t[0].start = 0;
 	tb->t[0].len = a->len;
 	tb->t[0].type = xstrdup("ssdstripe");
-	tb->t[0].params = p;
+	tb->t[0].params = table_params(a, k, mm, off);
 }
 
 /* mm_dev: the /dev path of block device MM (dm devices by name) */
@@ -181,7 +119,7 @@ static char *dm_majmin(const char *name)
 /* ---- the replace's state ------------------------------------------------ */
 static char *nm, *uuid, *mir, *old, *new;
 static unsigned int k;
-static struct arr A;
+static struct ss_table A;
 static bool ignore_errs;
 
 /* the labels: TPL member 0's (the array's fields), GEN the highest */
@@ -213,32 +151,23 @@ static bool copy_status(uint64_t *sync, uint64_t *total, char health[3])
 {
 	struct dm_table st;
 	size_t i;
-	unsigned int n = 0;
+	unsigned int n = 0, j;
 
 	*sync = *total = 0;
 	strcpy(health, "AA");
 	if (!mir || !dm_status_of(mir, &st))
 		return false;
 	for (i = 0; i < st.n; i++) {
-		char *w[16], *save = NULL, *p = st.t[i].params;
-		unsigned int nw = 0, nl, j;
 		uint64_t s, t;
+		char h[3];
 
-		if (strcmp(st.t[i].type, "mirror"))
-			continue;
-		for (w[0] = strtok_r(p, " ", &save); w[nw] && nw < 15; w[++nw] = strtok_r(NULL, " ", &save))
-			;
-		if (nw < 1)
-			continue;
-		nl = (unsigned int)strtoul(w[0], NULL, 10);
-		if (nl != 2 || nw < nl + 4 ||
-		    sscanf(w[nl + 1], "%" SCNu64 "/%" SCNu64, &s, &t) != 2)
+		if (strcmp(st.t[i].type, "mirror") || !mirror_status_parse(st.t[i].params, &s, &t, h))
 			continue;
 		*sync += s;
 		*total += t;
-		for (j = 0; j < 2 && w[nl + 3][j]; j++)
+		for (j = 0; j < 2; j++)
 			if (health[j] == 'A')
-				health[j] = w[nl + 3][j];
+				health[j] = h[j];
 		n++;
 	}
 	dm_table_free(&st);
@@ -255,20 +184,15 @@ static bool copy_legs(char **from, char **to)
 	if (!dm_table_of(mir, &tb))
 		return false;
 	for (i = 0; i < tb.n && !ok; i++) {
-		char *w[12], *save = NULL;
-		unsigned int nw = 0;
+		char *om, *nmm;
 
-		if (strcmp(tb.t[i].type, "mirror"))
+		if (strcmp(tb.t[i].type, "mirror") || !mirror_legs_parse(tb.t[i].params, &om, &nmm))
 			continue;
-		for (w[0] = strtok_r(tb.t[i].params, " ", &save); w[nw] && nw < 11;
-		     w[++nw] = strtok_r(NULL, " ", &save))
-			;
-		/* core 1 REGION 2 OLD OFF NEW OFF ... */
-		if (nw < 8)
-			continue;
-		*from = mm_dev(w[4]);
-		*to = mm_dev(w[6]);
+		*from = mm_dev(om);
+		*to = mm_dev(nmm);
 		ok = *from && *to;
+		free(om);
+		free(nmm);
 	}
 	dm_table_free(&tb);
 	return ok;
@@ -989,7 +913,7 @@ static void describe(const struct ranges *g, char **list, char **alist, char **f
 {
 	size_t i, cap = 0;
 	char *l = xstrdup(""), *a = xstrdup(""), *t;
-	uint64_t c = A.chunk, s;
+	uint64_t c = A.chunk;
 	char **arr_r = NULL;
 	size_t nar = 0;
 
@@ -997,23 +921,26 @@ static void describe(const struct ranges *g, char **list, char **alist, char **f
 		t = xasprintf("%s%s%" PRIu64 "-%" PRIu64, l, i ? ", " : "", g->r[i][0], g->r[i][1]);
 		free(l);
 		l = t;
-		for (s = g->r[i][0]; s <= g->r[i][1];) {
-			uint64_t row = s / c, w = s - row * c, e = (row + 1) * c - 1, ar;
+		{
+			size_t nr = geo_array_ranges(c, A.n, k, g->r[i][0], g->r[i][1], NULL, 0), j;
+			uint64_t (*ar)[2] = calloc(nr + 1, sizeof(*ar));
 
-			if (e > g->r[i][1])
-				e = g->r[i][1];
-			ar = (row * A.n + k) * c + w;
-			t = xasprintf("%s%s%" PRIu64 "-%" PRIu64, a, *a ? ", " : "", ar, ar + e - s);
-			free(a);
-			a = t;
-			if (nar == cap) {
-				cap = cap ? cap * 2 : 16;
-				arr_r = realloc(arr_r, cap * sizeof(*arr_r));
-				if (!arr_r)
-					die(EX_FAILED, "out of memory");
+			if (!ar)
+				die(EX_FAILED, "out of memory");
+			geo_array_ranges(c, A.n, k, g->r[i][0], g->r[i][1], ar, nr);
+			for (j = 0; j < nr; j++) {
+				t = xasprintf("%s%s%" PRIu64 "-%" PRIu64, a, *a ? ", " : "", ar[j][0], ar[j][1]);
+				free(a);
+				a = t;
+				if (nar == cap) {
+					cap = cap ? cap * 2 : 16;
+					arr_r = realloc(arr_r, cap * sizeof(*arr_r));
+					if (!arr_r)
+						die(EX_FAILED, "out of memory");
+				}
+				arr_r[nar++] = xasprintf("%" PRIu64 " %" PRIu64, ar[j][0], ar[j][1]);
 			}
-			arr_r[nar++] = xasprintf("%" PRIu64 " %" PRIu64, ar, ar + e - s);
-			s = e + 1;
+			free(ar);
 		}
 	}
 	*list = l;
