@@ -150,8 +150,10 @@ sz_plan_nvme() {
 	[ -n "$_sn_fw" ] && SZ_CAN="${SZ_CAN:+$SZ_CAN, }Format NVM ($_sn_fw)"
 	[ -n "$SZ_CAN" ] || SZ_CAN="neither Sanitize nor Format NVM"
 	# other namespaces on the drive: Sanitize always reaches them, a
-	# format or secure erase where FNA says so
-	_sn_ns=$("$NVME_CLI" list-ns "$1" 2>/dev/null </dev/null | grep -c '^ *\[') || _sn_ns=''
+	# format or secure erase where FNA says so.  --all: the allocated
+	# ones, attached to this controller or not (without it, a namespace
+	# detached from this host, or attached to another, goes uncounted)
+	_sn_ns=$("$NVME_CLI" list-ns --all "$1" 2>/dev/null </dev/null | grep -c '^ *\[') || _sn_ns='' ''
 	case $_sn_ns in '' | *[!0-9]* | 0) _sn_ns='?' ;; esac
 	_sn_whole=''
 	[ "$_sn_ns" = 1 ] && _sn_whole=1
@@ -408,6 +410,34 @@ $3
 EOF
 }
 
+# sz_recheck_one NAME UUID K DEV IDENT: right before member K's own erase
+# (another may have taken hours): DEV is still member K of array UUID, the
+# same drive as when the plan was listed (IDENT, its identity line then),
+# the array not active, DEV not in use nor open; else, saying why, false
+# and DEV is not erased
+sz_recheck_one() {
+	local _r1_why
+	_r1_why=$(active_name_of_uuid "$2")
+	if [ -n "$_r1_why" ]; then
+		warn "member $3, $4: not erased: array $1 became active (/dev/mapper/$_r1_why) since the erase began"
+		return 1
+	fi
+	if ! read_label "$4" || [ "$L_UUID" != "$2" ] || [ "$L_INDEX" != "$3" ]; then
+		warn "member $3, $4: not erased: it is no longer member $3 of $1 (a device renamed since the list above?)"
+		return 1
+	fi
+	ident_of "$4" || ident_none
+	if [ "$(ident_line)" != "$5" ]; then
+		warn "member $3, $4: not erased: it is not the drive it was when the list above was made (now $(ident_words D; echo "$IW"))"
+		return 1
+	fi
+	if _r1_why=$(in_use "$4") || _r1_why=$(sz_openers "$4"); then
+		warn "member $3, $4: not erased: it is in use since the list above (${_r1_why% })"
+		return 1
+	fi
+	return 0
+}
+
 opt_sanitize() {
 	case $1 in
 	--yes) _sz_yes=1 ;;
@@ -503,6 +533,9 @@ cmd_sanitize() {
 	while read -r _sz_k _sz_d _sz_m _; do
 		[ -n "$_sz_k" ] || continue
 		ident_of "$_sz_d" || ident_none
+		# the drive as listed: each member is checked against it again
+		# right before its own erase
+		ident_line >"$TMPD/sz-ident.$_sz_k"
 		ident_words D
 		say "  member $_sz_k: $_sz_d ($IW): $(sz_method_words "$_sz_m")"
 	done <<EOF
@@ -516,6 +549,10 @@ EOF
 	_sz_rc=0 _sz_n=0
 	while read -r _sz_k _sz_d _sz_m _sz_a; do
 		[ -n "$_sz_k" ] || continue
+		if ! sz_recheck_one "$_sz_name" "$_sz_u" "$_sz_k" "$_sz_d" "$(cat "$TMPD/sz-ident.$_sz_k")"; then
+			_sz_rc=1
+			continue
+		fi
 		ident_of "$_sz_d" || ident_none
 		_sz_ser=$D_SERIAL
 		_sz_mw=$(sz_method_words "$_sz_m")
