@@ -423,8 +423,9 @@ cmd_create() {
 # chunk ("" if not given), chunk_s and force of cmd_create.  Every check
 # runs before the first write.
 create_clean() {
-	local _cc_ref _cc_lost _cc_new _cc_l _cc_data _cc_forced _cc_which
+	local _cc_ref _cc_lost _cc_new _cc_l _cc_data _cc_forced _cc_which _cc_lab _cc_repl
 	REFUSE_RC=0 devs='' mms='' n=0 min='' mindev='' _cc_ref='' _cc_lost='' _cc_new='' R_GEN=-1 R_DRIVES='' R_OP=''
+	_cc_lab='' _cc_repl=''
 	find_blkid
 	for d in "$@"; do
 		i=$n n=$((n + 1))
@@ -455,7 +456,9 @@ create_clean() {
 				refusal 3 "$c and $_cc_ref carry labels of two different arrays called $name"
 			fi
 			# the drives the newest label records (none in version 1)
-			if [ "$L_GEN" -gt "$R_GEN" ]; then R_GEN=$L_GEN R_DRIVES=$L_DRIVES; fi
+			# and whether it marks a replace
+			if [ "$L_GEN" -gt "$R_GEN" ]; then R_GEN=$L_GEN R_DRIVES=$L_DRIVES _cc_repl=$L_REPLACING; fi
+			_cc_lab="$_cc_lab $i=$c"
 			continue ;;
 		3)
 			# a newer tool's label: not ours to judge
@@ -470,6 +473,11 @@ create_clean() {
 			continue
 		fi
 		_cc_lost="$_cc_lost $i=$c"
+	done
+	[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "create --assume-clean refused; nothing was written"
+	# the rules assemble applies to labels (create_clean_state)
+	for l in $_cc_lab; do
+		create_clean_state "${l%%=*}" "${l#*=}" || refusal 3 "$WHY"
 	done
 	[ "$REFUSE_RC" = 0 ] || die "$REFUSE_RC" "create --assume-clean refused; nothing was written"
 	[ -n "$_cc_lost" ] || die 3 "every device still carries its label of $name: nothing to write ('$PROG assemble $name')"
@@ -565,6 +573,37 @@ create_clean() {
 	assemble_set "" 0 $devs || die 1 "wrote the labels, but could not activate $name"
 }
 
+# create_clean_state I DEV: DEV's label of array $name may stand as member
+# I, by the rules assemble applies (Documentation/ssdstripe-label.rst,
+# "Replacing a member"): not a retired member (state replaced); not an
+# unfinished copy (state copying), unless the newest labels given (R_GEN,
+# R_DRIVES, marking no replace) record its drive for member I, as after a
+# switch cut short; and not a label older than the newest whose drive is
+# not the one the newest labels record for member I (superseded: a replace
+# moved the member).  Else false, and WHY says why.
+create_clean_state() {
+	WHY=''
+	read_label "$2" >/dev/null 2>&1 || return 0
+	case $L_STATE in
+	replaced)
+		WHY="$2 was member $1 of $name until it was replaced${L_REPBY:+ by $L_REPBY}: not a member (give the drive that replaced it); '$PROG wipe $2' frees it"
+		return 1 ;;
+	copying)
+		if [ "$L_GEN" -lt "$R_GEN" ] && [ -z "$_cc_repl" ] && drives_ident "$R_DRIVES" "$1" && ident_known &&
+			{ ident_of "$2" || ident_none; } && ident_match; then
+			return 0
+		fi
+		WHY="$2 is an unfinished copy of member $1 of $name (a replace onto it was cut short): not a member (give the drive it was copied from)"
+		return 1 ;;
+	esac
+	[ "$L_GEN" -lt "$R_GEN" ] || return 0
+	drives_ident "$R_DRIVES" "$1" && ident_known || return 0
+	ident_of "$2" || ident_none
+	ident_match && return 0
+	ident_words
+	WHY="$2 holds an older label of member $1 of $name (generation $L_GEN; the newest, $R_GEN, record $IW for it): a replace moved the member; give that drive"
+	return 1
+}
 # create_clean_ident I DEV: DEV is the drive the newest label of the
 # array (R_DRIVES, from R_GEN) records for lost member I; else false, and
 # WHY says why it cannot be told or what differs
