@@ -101,8 +101,8 @@ unsigned int crit_bound(void)
 	return *end || !v || v > 3600 ? 60 : (unsigned int)v;
 }
 
-/* raw_resume: DEV resumed with the bare ioctl; false when it failed */
-static bool raw_resume(const char *dev)
+/* raw_suspend: DEV suspended (SUSPEND) or resumed with the bare ioctl */
+static bool raw_suspend(const char *dev, bool suspend)
 {
 	struct dm_ioctl io;
 
@@ -110,21 +110,24 @@ static bool raw_resume(const char *dev)
 	io.version[0] = DM_VERSION_MAJOR;
 	io.data_size = sizeof(io);
 	io.data_start = sizeof(io);
+	io.flags = suspend ? DM_SUSPEND_FLAG : 0;
 	strncpy(io.name, dev, sizeof(io.name) - 1);
 	return ctl_fd >= 0 && !ioctl(ctl_fd, DM_DEV_SUSPEND, &io);
 }
 
-static void say_raw(const char *s)
+bool crit_suspend(const char *dev)
 {
-	ssize_t w = write(2, s, strlen(s));
-
-	(void)w;
+	return raw_suspend(dev, true);
 }
+
+/* what the watchdog did, told by crit_leave (never printed while a device
+ * is suspended: stderr may be a file on it) */
+static const char *wd_said;
 
 static void *watchdog(void *arg)
 {
 	size_t i;
-	bool timed_out = false;
+	bool timed_out = false, all = true;
 
 	(void)arg;
 	pthread_mutex_lock(&wd_lock);
@@ -133,12 +136,15 @@ static void *watchdog(void *arg)
 	if (timed_out && !wd_stop) {
 		if (atomic_load(&safe_now)) {
 			for (i = 0; i < ndevs; i++)
-				raw_resume(devs_in[i]);
-			atomic_store(&expired, true);
-			say_raw(PROG ": the suspended time passed its bound: resumed, as it was before the step\n");
+				all = raw_suspend(devs_in[i], false) && all;
+			/* expired only once every device runs again */
+			atomic_store(&expired, all);
+			wd_said = all ? "the suspended time passed its bound: the watchdog resumed it, as it was before the step" :
+					"the suspended time passed its bound, and the watchdog could not resume it";
 		} else {
-			/* resuming now would send writes where the labels do not say */
-			say_raw(PROG ": the suspended time passed its bound, at a step where resuming is not safe: still suspended, waiting for the step\n");
+			/* resuming now would send writes where the labels do not
+			 * say: the step runs to its end */
+			wd_said = "the suspended time passed its bound at a step where resuming is not safe: the step ran to its end";
 		}
 	}
 	pthread_mutex_unlock(&wd_lock);
@@ -153,6 +159,11 @@ bool crit_enter(const char *const *devs, unsigned int seconds)
 
 	if (ctl_fd < 0)
 		ctl_fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+	if (ctl_fd < 0) {
+		warn("cannot open /dev/mapper/control for the watchdog (%s)", strerror(errno));
+		return false;
+	}
+	wd_said = NULL;
 	for (ndevs = 0; devs[ndevs] && ndevs < MAXDEVS; ndevs++)
 		snprintf(devs_in[ndevs], sizeof(devs_in[0]), "%s", devs[ndevs]);
 	sigemptyset(&block);
@@ -162,7 +173,7 @@ bool crit_enter(const char *const *devs, unsigned int seconds)
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
 	/* every page this process maps now and later stays in memory */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
-		crit_note("cannot lock this process's memory (%s)", strerror(errno));
+		warn("cannot lock this process's memory (%s)", strerror(errno));
 		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 		return false;
 	}
@@ -210,6 +221,10 @@ void crit_leave(void)
 		munlockall();
 	locked = false;
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	if (wd_said) {
+		crit_note("%s", wd_said);
+		wd_said = NULL;
+	}
 	if (notes_len) {
 		fflush(stdout);
 		fputs(notes, stderr);

@@ -35,6 +35,9 @@ void crit_safe(bool safe);
  * until the next crit_step(true)
  */
 bool crit_step(bool safe);
+/* DEV suspended with the bare ioctl: no libdevmapper, whose calls are
+ * not to be made from two threads at once */
+bool crit_suspend(const char *dev);
 /* the watchdog resumed DEVS: the section overran its bound */
 bool crit_expired(void);
 /* leave: stop the watchdog, unlock memory, unblock signals, print notes */

@@ -174,25 +174,30 @@ static bool copy_status(uint64_t *sync, uint64_t *total, char health[3])
 	return n && *total;
 }
 
-/* copy_legs: OLD and NEW from the first mirror target of MIR's table */
-static bool copy_legs(char **from, char **to)
+/*
+ * copy_legs: OLD's and NEW's MAJ:MIN from the copy's table, as text (a
+ * NEW pulled out since has no node, but its number is in the table): the
+ * first mirror target's legs; or, when the copy holds OLD alone (a way back
+ * cut short), its linear target's device, and NEW NULL
+ */
+static bool copy_legs(char **omm, char **nmm)
 {
 	struct dm_table tb;
 	size_t i;
 	bool ok = false;
 
+	*omm = *nmm = NULL;
 	if (!dm_table_of(mir, &tb))
 		return false;
-	for (i = 0; i < tb.n && !ok; i++) {
-		char *om, *nmm;
+	for (i = 0; i < tb.n && !ok; i++)
+		ok = !strcmp(tb.t[i].type, "mirror") && mirror_legs_parse(tb.t[i].params, omm, nmm);
+	if (!ok && tb.n == 1 && !strcmp(tb.t[0].type, "linear")) {
+		char mm[32];
 
-		if (strcmp(tb.t[i].type, "mirror") || !mirror_legs_parse(tb.t[i].params, &om, &nmm))
-			continue;
-		*from = mm_dev(om);
-		*to = mm_dev(nmm);
-		ok = *from && *to;
-		free(om);
-		free(nmm);
+		if (sscanf(tb.t[0].params, "%31s", mm) == 1) {
+			*omm = xstrdup(mm);
+			ok = true;
+		}
 	}
 	dm_table_free(&tb);
 	return ok;
@@ -255,6 +260,11 @@ static void copy_table(const char *omm, const char *nmm, const unsigned char *ba
 			die(EX_FAILED, "out of memory");
 		tb->t[tb->n].start = s;
 		tb->t[tb->n].len = e - s;
+		/* a mirror target shorter than its region is refused by the
+		 * kernel's dirty log: such a last piece stays on OLD alone and is
+		 * copied at the switch, as a region OLD could not be read in */
+		if (!t && e - s < REGION)
+			t = 1;
 		if (t) {
 			tb->t[tb->n].type = xstrdup("linear");
 			tb->t[tb->n].params = xasprintf("%s %" PRIu64, omm, off + s);
@@ -620,11 +630,16 @@ static void pid_write(pid_t pid)
 	snprintf(p, sizeof(p), "%s/replace", run_dir());
 	mkdir(run_dir(), 0755);
 	mkdir(p, 0755);
-	state_path(p, sizeof(p), ".pid");
+	state_path(p, sizeof(p), ".pid.new");
 	f = fopen(p, "we");
 	if (f) {
+		char to[PATH_MAX];
+
 		fprintf(f, "%ld\n", (long)pid);
-		fclose(f);
+		state_path(to, sizeof(to), ".pid");
+		/* whole or not at all: a reader never sees it empty */
+		if (!fclose(f))
+			rename(p, to);
 	}
 }
 
@@ -633,10 +648,10 @@ static void pid_write(pid_t pid)
  * it exits: of two started at once (the monitor's takeover and an
  * admin's --finish), one is refused
  */
-static void claim_copy(void)
+static void claim_copy(bool wait)
 {
 	char p[PATH_MAX];
-	int fd;
+	int fd, i;
 
 	snprintf(p, sizeof(p), "%s/replace", run_dir());
 	mkdir(run_dir(), 0755);
@@ -645,8 +660,14 @@ static void claim_copy(void)
 	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		die(EX_FAILED, "cannot open %s: %s", p, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB))
-		die(EX_REFUSED, "another process waits for this copy already ('" PROG " status %s')", nm);
+	for (i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
+		if (!wait)
+			die(EX_REFUSED, "another process waits for this copy already ('" PROG " status %s')", nm);
+		if (i > 600)
+			die(EX_FAILED, "another process has held the copy of %s for 60 s: nothing was changed ('" PROG " status %s')",
+			    nm, nm);
+		usleep(100000);
+	}
 	/* left open: the lock goes with the process */
 }
 
@@ -693,47 +714,75 @@ static int run(char *const argv[], bool quiet)
  * copy_to_old: the copy's device holds OLD alone: suspended without a
  * flush (writes the mirror held after a leg's error go back to
  * device-mapper, not failed: hold_bio in dm-raid1.c), loaded with OLD and
- * resumed (they go to OLD now).  Only after the labels make OLD the member.
+ * resumed (they go to OLD now).  Only once the labels make OLD the member.
+ * The caller holds a critical section; COOKIE is waited for after it.
  */
-static bool copy_to_old(void)
+static bool copy_to_old(const struct dm_table *tb, uint32_t *cookie)
 {
-	struct dm_table tb;
+	if (!dm_suspend(mir, true))
+		return false;
+	if (!dm_load(mir, tb)) {
+		dm_resume(mir, cookie);
+		return false;
+	}
+	return dm_resume(mir, cookie);
+}
+
+/* old_table: the copy's table holding OLD alone, for copy_to_old */
+static bool old_table(struct dm_table *tb)
+{
 	char *omm = majmin_of(old);
-	bool ok;
 
 	if (!omm)
 		return false;
-	tb.n = 1;
-	tb.t = xmalloc(sizeof(*tb.t));
-	tb.t[0].start = 0;
-	tb.t[0].len = label_num(&tpl, LK_DATA);
-	tb.t[0].type = xstrdup("linear");
-	tb.t[0].params = xasprintf("%s %s", omm, tpl.f[LK_OFFSET]);
+	tb->n = 1;
+	tb->t = xmalloc(sizeof(*tb->t));
+	tb->t[0].start = 0;
+	tb->t[0].len = label_num(&tpl, LK_DATA);
+	tb->t[0].type = xstrdup("linear");
+	tb->t[0].params = xasprintf("%s %s", omm, tpl.f[LK_OFFSET]);
 	free(omm);
-	ok = dm_suspend(mir, true);
-	if (ok && !dm_load(mir, &tb)) {
-		dm_resume(mir, NULL);
-		ok = false;
+	return true;
+}
+
+/* copy_to_old_now: copy_to_old in a critical section of its own */
+static bool copy_to_old_now(void)
+{
+	const char *devs[] = { mir, NULL };
+	struct dm_table tb;
+	uint32_t cookie = 0;
+	bool ok;
+
+	if (!old_table(&tb))
+		return false;
+	if (!crit_enter(devs, crit_bound())) {
+		dm_table_free(&tb);
+		return false;
 	}
-	if (ok)
-		ok = dm_resume(mir, NULL);
+	ok = copy_to_old(&tb, &cookie);
+	crit_leave();
+	dm_wait_cookie(cookie);
 	dm_table_free(&tb);
 	return ok;
 }
 
-/* labels_record_new: a member's label records NEW for member k at a
- * generation at least OLD's: the switch had begun */
-static bool labels_record_new(void)
+/*
+ * labels_name_not_old: some other member's label, of a generation at least
+ * OLD's, records for member k a drive that is not OLD's (or none that can
+ * be told): the switch had begun, and moving writes onto OLD alone could
+ * lose them.  Decided from the labels alone: NEW may be gone.
+ */
+static bool labels_name_not_old(void)
 {
-	struct ident dn, rec;
+	struct ident dold, rec;
 	struct label l;
 	uint64_t og = 0;
 	unsigned int i;
 	bool found = false;
 	char *d;
 
-	if (!ident_of(new, &dn) || !ident_known(&dn))
-		return false;
+	if (!ident_of(old, &dold))
+		ident_none(&dold);
 	if (label_read(old, &l) == LABEL_OK)
 		og = label_num(&l, LK_GEN);
 	label_free(&l);
@@ -744,7 +793,7 @@ static bool labels_record_new(void)
 		if (d && label_read(d, &l) == LABEL_OK && label_num(&l, LK_GEN) >= og &&
 		    label_drive(&l, k)) {
 			ident_parse(label_drive(&l, k), &rec);
-			found = ident_match(&dn, &rec);
+			found = !ident_match(&dold, &rec);
 		}
 		if (d)
 			label_free(&l);
@@ -772,21 +821,41 @@ static uint64_t new_gen(char **devs)
 	return g + 1;
 }
 
+/* k_first: member k's label block first, the others in index order: on
+ * the way back OLD's label is the first to outrank NEW's */
+static void k_first(struct lblock *b, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		if (b[i].k == k) {
+			struct lblock t = b[i];
+
+			memmove(b + 1, b, i * sizeof(*b));
+			b[0] = t;
+			return;
+		}
+	}
+}
+
 /*
  * retreat: the array back on OLD alone, from any state of the copy, and
  * nothing acknowledged lost: the mirror acknowledges a write only once OLD
  * has it.  In order: every member's label with a generation above any of
- * the replace's, OLD member k, no replace marked (from here a boot takes
- * OLD); NEW's label erased; then the writes moved: the copy's device onto
- * OLD alone, the array reloaded onto OLD, the copy's device removed.  When
- * the labels cannot be written and some already record NEW (a switch cut
- * short), no write is moved to OLD alone: false, the array runs on as it
- * is, through the copy.
+ * the replace's, OLD member k (OLD's first), no replace marked (from here
+ * a boot takes OLD); NEW's label erased; then the writes moved: the copy's
+ * device onto OLD alone, the array reloaded onto OLD, the copy's device
+ * removed.  When the labels cannot be written and some already name another
+ * drive than OLD for member k (a switch cut short), no write is moved to
+ * OLD alone: false, the array runs on as it is, through the copy.  NEW may
+ * be NULL (gone, or a way back cut short).
  */
 static bool retreat(void)
 {
 	struct dm_table tb;
-	char **devs, *omm, mmk[32];
+	struct lblock *lb = NULL;
+	size_t nlb = 0;
+	char **devs, *omm, mmk[32], why[512];
 	uint64_t sync, total;
 	char health[3];
 	struct label l;
@@ -799,18 +868,26 @@ static bool retreat(void)
 	}
 	devs = devs_with(old);
 	labelled = read_labels(devs) &&
-		   labels_now(devs, NULL, new_gen(devs), "", "", "", "", NULL);
+		   make_labels(devs, NULL, new_gen(devs), "", "", "", "", NULL, &lb, &nlb);
+	if (labelled) {
+		k_first(lb, nlb);
+		labelled = write_labels(lb, nlb, why, sizeof(why));
+		if (!labelled)
+			warn("%s", why);
+	}
+	if (labelled || nlb)
+		free_labels(lb, nlb);
 	if (!labelled) {
-		if (labels_record_new()) {
-			warn("the labels of %s cannot be made to name %s again, and some name %s: nothing is moved onto %s alone; %s runs on through the copy ('" PROG " replace --finish %s' or '--abort' tries again)",
-			     nm, old, new, old, nm, nm);
+		if (labels_name_not_old()) {
+			warn("the labels of %s cannot be made to name %s again, and some name another drive for member %u: nothing is moved onto %s alone; %s runs on through the copy ('" PROG " replace --finish %s' or '--abort' tries again)",
+			     nm, old, k, old, nm, nm);
 			devs_free(devs);
 			return false;
 		}
 		warn("the labels of %s still mark the replace: assemble takes %s all the same", nm, old);
 	}
-	fd = open(new, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || label_erase(fd)) {
+	fd = new ? open(new, O_RDWR | O_CLOEXEC) : -1;
+	if (new && (fd < 0 || label_erase(fd))) {
 		int g = label_read(new, &l) == LABEL_OK;
 
 		warn("cannot erase %s's label%s%s%s%s%s: the labels written before outrank it, but take %s out of this system before anything assembles %s again",
@@ -821,19 +898,23 @@ static bool retreat(void)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (copy_status(&sync, &total, health) && !copy_to_old()) {
+	if (copy_status(&sync, &total, health) && !copy_to_old_now()) {
 		warn("cannot put the copy's device %s on %s alone (writes to member %u of %s may wait): 'dmsetup resume %s', then '" PROG " replace --abort %s'",
 		     mir, old, k, nm, mir, nm);
-		exit(EX_FAILED);
+		devs_free(devs);
+		return false;
 	}
 	omm = majmin_of(old);
 	snprintf(mmk, sizeof(mmk), "%s", omm ? omm : "?");
 	free(omm);
 	arr_table(&A, k, mmk, tpl.f[LK_OFFSET], &tb);
+	/* one ioctl suspends, swaps and resumes: nothing runs meanwhile */
 	if (!dm_load(nm, &tb) || !dm_resume(nm, NULL)) {
 		warn("cannot reload %s onto %s (%s): it runs on %s through %s, which holds %s alone; '" PROG " replace --abort %s' tries again",
 		     nm, old, dm_last_error(), old, mir, old, nm);
-		exit(EX_FAILED);
+		dm_table_free(&tb);
+		devs_free(devs);
+		return false;
 	}
 	dm_table_free(&tb);
 	if (!dm_remove(mir))
@@ -1072,7 +1153,9 @@ static bool lost_add(struct salv *s, uint64_t f, uint64_t l)
 static bool salvage_piece(struct salv *s, uint64_t at, uint64_t n, bool block)
 {
 	uint64_t x, b;
-	int rc = copy_blocks(s, at, n);
+	/* a block that failed at the scan is not read again: a dying drive
+	 * can take seconds over each, and the array is suspended */
+	int rc = block ? 2 : copy_blocks(s, at, n);
 
 	if (rc == 1)
 		return false;
@@ -1135,7 +1218,8 @@ struct susp {
 static void *suspender(void *arg)
 {
 	struct susp *s = arg;
-	bool ok = dm_suspend(s->name, false);
+	/* the bare ioctl: the main thread calls libdevmapper meanwhile */
+	bool ok = crit_suspend(s->name);
 
 	pthread_mutex_lock(&s->m);
 	s->ok = ok;
@@ -1158,10 +1242,14 @@ static bool susp_done(struct susp *s)
  * suspend_array: suspend the array.  A write a leg of the copy fails
  * meanwhile is held by the mirror, and the suspend would wait for it for
  * good: while it waits, a leg's error puts the copy's device on OLD alone
- * (the held writes go there), once the labels say OLD (the caller's
- * PREP), and the caller then finds no mirror in it.
+ * (the held writes go there: MOVED), and the caller then finds no mirror
+ * in it.  Before the switch's first label OLD is the member by the labels
+ * already; were some to name another drive (a switch cut short before,
+ * NAMES_OTHER), BACK, the labels that name OLD, are written first, and
+ * without them nothing is moved.
  */
-static bool suspend_array(struct lblock *back, size_t nback, bool *moved)
+static bool suspend_array(struct lblock *back, size_t nback, bool names_other,
+			  const struct dm_table *oldtb, uint32_t *cookie, bool *moved)
 {
 	struct susp s = { .name = nm, .m = PTHREAD_MUTEX_INITIALIZER };
 	struct timespec ts = { 0, 200 * 1000 * 1000 };
@@ -1169,22 +1257,26 @@ static bool suspend_array(struct lblock *back, size_t nback, bool *moved)
 	pthread_attr_t ta;
 	uint64_t sync, total;
 	char health[3], why[512];
+	bool tried = false;
 
 	*moved = false;
 	pthread_attr_init(&ta);
 	pthread_attr_setstacksize(&ta, 256 * 1024);
 	if (pthread_create(&t, &ta, suspender, &s)) {
 		pthread_attr_destroy(&ta);
-		return dm_suspend(nm, false);
+		return crit_suspend(nm);
 	}
 	pthread_attr_destroy(&ta);
 	while (!susp_done(&s)) {
-		if (!*moved && copy_status(&sync, &total, health) && strcmp(health, "AA")) {
-			/* the labels name OLD before a write goes to it alone */
-			if (write_labels(back, nback, why, sizeof(why)) && copy_to_old())
+		if (!tried && copy_status(&sync, &total, health) && strcmp(health, "AA")) {
+			tried = true;
+			if (names_other && !write_labels(back, nback, why, sizeof(why)))
+				crit_note("%s: the writes a drive failed stay held", why);
+			else if (copy_to_old(oldtb, cookie))
 				*moved = true;
 			else
-				crit_note("%s", why);
+				crit_note("cannot put the copy's device %s on %s alone: the writes a drive failed stay held",
+					  mir, old);
 		}
 		nanosleep(&ts, NULL);
 	}
@@ -1195,7 +1287,8 @@ static bool suspend_array(struct lblock *back, size_t nback, bool *moved)
 struct switch_plan {
 	struct lblock *others, *mine, *back;
 	size_t nothers, nmine, nback;
-	struct dm_table onto_new;
+	struct dm_table onto_new, onto_old;
+	bool names_other;
 	struct salv sv;
 	unsigned char *bad;
 	uint64_t nreg;
@@ -1203,7 +1296,12 @@ struct switch_plan {
 	int newfd;
 };
 
-enum sw_rc { SW_DONE, SW_BACK, SW_STUCK };
+enum sw_rc {
+	SW_DONE,	/* on NEW */
+	SW_BACK,	/* go back to OLD: the labels name it */
+	SW_STUCK,	/* on the copy, both legs alike; labels may name NEW */
+	SW_SUSPENDED,	/* suspended with its table on NEW loaded; labels name NEW */
+};
 
 /*
  * switch_stuck: a label of the switch could not be written, or the table
@@ -1212,15 +1310,37 @@ enum sw_rc { SW_DONE, SW_BACK, SW_STUCK };
  * copy, whose legs are in sync: every write goes to both, so that OLD and
  * NEW stay alike whichever the labels name
  */
-static enum sw_rc switch_stuck(struct switch_plan *p, uint32_t *cookie)
+static enum sw_rc switch_stuck(struct switch_plan *p, uint32_t *cookie, char *why, size_t wl)
 {
 	char why2[512];
-	bool back = write_labels(p->back, p->nback, why2, sizeof(why2));
+	bool back = write_labels(p->back, p->nback, why2, sizeof(why2)), ok;
 
 	crit_step(true);
-	dm_resume(nm, cookie);
+	ok = dm_resume(nm, cookie);
 	crit_leave();
+	if (!ok) {
+		snprintf(why, wl, "cannot resume %s (%s): it is suspended on the copy, both drives alike; 'dmsetup resume %s' resumes it, then '" PROG " replace --finish %s'",
+			 nm, dm_last_error(), nm, nm);
+		return SW_SUSPENDED;
+	}
 	return back ? SW_BACK : SW_STUCK;
+}
+
+/*
+ * back_out: before the switch's first label, the array resumed as it was
+ * (on the copy, or on OLD through it when a drive failed a write) and the
+ * section left: SW_BACK; SW_SUSPENDED when it cannot be resumed
+ */
+static enum sw_rc back_out(uint32_t *cookie, char *why, size_t wl)
+{
+	bool ok = dm_resume(nm, cookie);
+
+	crit_leave();
+	if (ok)
+		return SW_BACK;
+	snprintf(why, wl, "cannot resume %s (%s): it is suspended, its labels name %s; 'dmsetup resume %s' resumes it, then '" PROG " replace --abort %s'",
+		 nm, dm_last_error(), old, nm, nm);
+	return SW_SUSPENDED;
 }
 
 /*
@@ -1234,7 +1354,7 @@ static enum sw_rc switch_section(struct switch_plan *p, const struct ranges *g, 
 	const char *devs[] = { nm, NULL };
 	uint64_t sync, total;
 	char health[3];
-	bool moved;
+	bool moved, suspended;
 
 	if (!crit_enter(devs, crit_bound())) {
 		snprintf(why, wl, "cannot lock memory for the switch");
@@ -1242,35 +1362,27 @@ static enum sw_rc switch_section(struct switch_plan *p, const struct ranges *g, 
 	}
 	crit_hook("suspending");
 	/* 5. nothing moves: the array suspended, its writes on both legs */
-	if (!suspend_array(p->back, p->nback, &moved) || moved) {
-		if (!moved)
-			dm_resume(nm, cookie);
-		crit_leave();
+	suspended = suspend_array(p->back, p->nback, p->names_other, &p->onto_old, cookie, &moved);
+	if (!suspended || moved) {
 		snprintf(why, wl, "cannot suspend %s to switch it%s", nm,
 			 moved ? " (a drive failed a write meanwhile)" : "");
-		return SW_BACK;
+		return back_out(cookie, why, wl) == SW_BACK ? SW_BACK : SW_SUSPENDED;
 	}
 	crit_hook("suspended");
 	if (!copy_status(&sync, &total, health) || sync != total || strcmp(health, "AA")) {
-		dm_resume(nm, cookie);
-		crit_leave();
 		snprintf(why, wl, "the copy was not complete after all (%" PRIu64 "/%" PRIu64 " regions, legs %s)",
 			 sync, total, health);
-		return SW_BACK;
+		return back_out(cookie, why, wl);
 	}
 	/* what lay on OLD alone: copied now that nothing writes */
 	if (p->anybad && !salvage(&p->sv, p->bad, p->nreg, g)) {
-		dm_resume(nm, cookie);
-		crit_leave();
 		snprintf(why, wl, "%s could not be written while copying around the unreadable ranges", new);
-		return SW_BACK;
+		return back_out(cookie, why, wl);
 	}
 	/* NEW's cache flushed before anything says it holds the member */
 	if (fsync(p->newfd)) {
-		dm_resume(nm, cookie);
-		crit_leave();
 		snprintf(why, wl, "%s could not be flushed", new);
-		return SW_BACK;
+		return back_out(cookie, why, wl);
 	}
 	/* from the first label on, a resume (the watchdog's) could send a
 	 * write where the labels do not say: none until the table is loaded */
@@ -1285,23 +1397,23 @@ static enum sw_rc switch_section(struct switch_plan *p, const struct ranges *g, 
 	 * superseded), a boot with NEW takes NEW (recorded), which holds
 	 * everything: the array is suspended */
 	if (!write_labels(p->others, p->nothers, why, wl))
-		return switch_stuck(p, cookie);
+		return switch_stuck(p, cookie, why, wl);
 	crit_hook("relabelled");
 	/* 7. NEW's own label, generation G+2, no state */
 	if (!write_labels(p->mine, p->nmine, why, wl))
-		return switch_stuck(p, cookie);
+		return switch_stuck(p, cookie, why, wl);
 	crit_hook("switch");
 	/* 8. the array onto NEW: one reload */
 	if (!dm_load(nm, &p->onto_new)) {
 		snprintf(why, wl, "cannot load the table onto %s (%s)", new, dm_last_error());
-		return switch_stuck(p, cookie);
+		return switch_stuck(p, cookie, why, wl);
 	}
 	crit_step(true);
 	if (!dm_resume(nm, cookie)) {
 		crit_leave();
-		snprintf(why, wl, "cannot resume %s on %s (%s): it is suspended; 'dmsetup resume %s' tries again",
-			 nm, new, dm_last_error(), nm);
-		return SW_STUCK;
+		snprintf(why, wl, "cannot resume %s on %s (%s): it is suspended with its table onto %s loaded, and its labels name %s; 'dmsetup resume %s' puts it on %s",
+			 nm, new, dm_last_error(), new, new, nm, new);
+		return SW_SUSPENDED;
 	}
 	crit_leave();
 	return SW_DONE;
@@ -1339,7 +1451,7 @@ static int replace_switch(void)
 	struct ident d;
 	uint32_t cookie = 0;
 	enum sw_rc rc;
-	uint64_t g;
+	uint64_t g, i;
 
 	memset(&p, 0, sizeof(p));
 	p.newfd = -1;
@@ -1349,7 +1461,15 @@ static int replace_switch(void)
 	devs_new = devs_with(new);
 	if (!read_labels(devs_old))
 		die(EX_FAILED, "cannot read the labels of %s; the copy goes on: '" PROG " replace --finish %s' tries again", nm, nm);
-	g = gen_max + 1;
+	/* after a cut in the switch, assemble tells NEW from OLD by the drive
+	 * the labels record: a NEW that cannot be told now is not switched to */
+	if (!ident_of(new, &d) || !ident_known(&d))
+		die(EX_FAILED, "%s cannot be identified now (no serial number, WWN or device-mapper uuid): not switching onto it; the copy goes on ('" PROG " replace --abort %s' goes back to %s)",
+		    new, nm, old);
+	g = new_gen(devs_old) > gen_max + 1 ? new_gen(devs_old) : gen_max + 1;
+	p.names_other = labels_name_not_old();
+	if (!old_table(&p.onto_old))
+		die(EX_FAILED, "%s is gone; the copy goes on", old);
 	wk = only(k);
 	p.nreg = (label_num(&tpl, LK_DATA) + REGION - 1) / REGION;
 	p.bad = copy_badregs(p.nreg, &p.anybad);
@@ -1358,6 +1478,8 @@ static int replace_switch(void)
 	    !make_labels(devs_new, wk, g, "", "", "", "", NULL, &p.mine, &p.nmine) ||
 	    !make_labels(devs_old, NULL, g + 1, "", "", "", "", NULL, &p.back, &p.nback))
 		die(EX_FAILED, "cannot make the labels of the switch; the copy goes on: '" PROG " replace --finish %s' tries again", nm);
+	/* on the way back, OLD's label is the first to outrank NEW's */
+	k_first(p.back, p.nback);
 	free(w);
 	free(wk);
 	nmm = majmin_of(new);
@@ -1372,7 +1494,10 @@ static int replace_switch(void)
 		p.sv.ofd = open(old, O_RDONLY | O_DIRECT | O_CLOEXEC);
 		p.sv.nfd = open(new, O_RDWR | O_DIRECT | O_CLOEXEC);
 		p.sv.off = label_num(&tpl, LK_OFFSET);
-		p.sv.cap = p.nreg * (REGION / 8) + 1;
+		/* a lost range per 4 KiB block of the regions left on OLD, at most */
+		for (i = 0; i < p.nreg; i++)
+			p.sv.cap += p.bad[i] ? REGION / 8 : 0;
+		p.sv.cap++;
 		p.sv.lost = calloc(p.sv.cap, sizeof(*p.sv.lost));
 		if (p.sv.ofd < 0 || p.sv.nfd < 0 || !p.sv.lost)
 			die(EX_FAILED, "cannot open %s and %s to copy around the unreadable ranges; the copy goes on", old, new);
@@ -1381,9 +1506,12 @@ static int replace_switch(void)
 	dm_wait_cookie(cookie);
 	if (crit_got_int)
 		say("an interrupt came during the switch: it ran to its end first");
+	if (rc == SW_SUSPENDED)
+		die(EX_FAILED, "%s", why);
 	if (rc == SW_BACK) {
 		warn("%s: putting %s back on %s", why, nm, old);
-		retreat();
+		if (!retreat())
+			exit(EX_FAILED);
 		die(EX_FAILED, "the replace of member %u of %s is stopped: %s runs on %s as before", k, nm, nm, old);
 	}
 	if (rc == SW_STUCK)
@@ -1392,13 +1520,12 @@ static int replace_switch(void)
 	crit_hook("switched");
 	if (!dm_remove(mir))
 		warn("cannot remove the copy's device %s (remove it: 'dmsetup remove %s')", mir, mir);
-	/* 9. OLD says it was replaced, and by what */
-	if (!ident_of(new, &d))
-		ident_none(&d);
+	/* 9. OLD says it was replaced, and by what; like every label of the
+	 * generation, it records NEW's drive for member k */
 	ident_words(&d, iw, sizeof(iw));
 	snprintf(repat, sizeof(repat), "%lld", (long long)time(NULL));
 	wk = only(k);
-	if (!labels_now(devs_old, wk, g, "replaced", "", iw, repat, old))
+	if (!labels_now(devs_new, wk, g, "replaced", "", iw, repat, old))
 		warn("could not mark %s replaced (assemble leaves it out all the same: an older label of a member that moved on); '" PROG " wipe %s' erases its label",
 		     old, old);
 	free(wk);
@@ -1452,6 +1579,7 @@ static int replace_switch(void)
 	free_labels(p.mine, p.nmine);
 	free_labels(p.back, p.nback);
 	dm_table_free(&p.onto_new);
+	dm_table_free(&p.onto_old);
 	free(p.bad);
 	free(p.sv.lost);
 	devs_free(devs_new);
@@ -1638,6 +1766,16 @@ static int old_failed(const char *health)
 	free(f);
 	if (!arr_read(nm, &A))
 		die(EX_FAILED, "cannot read the table of %s", nm);
+	/* still this copy's watcher (the way back removed the pid file), and
+	 * the labels as the way back left them: the next generation above */
+	pid_write(getpid());
+	{
+		char **devs = devs_with(old);
+
+		if (!read_labels(devs))
+			die(EX_FAILED, "cannot read the labels of %s; it runs on %s", nm, old);
+		devs_free(devs);
+	}
 	begin(bad);
 	free(bad);
 	return wait_copy();
@@ -1733,8 +1871,14 @@ static void begin(const unsigned char *bad)
 		    new, dm_last_error());
 	}
 	dm_table_free(&ct);
+	if (crit_got_int) {
+		dm_remove(mir);
+		die(130, "interrupted: nothing was written");
+	}
 	/* 1. NEW claims the member, as an unfinished copy; 2. every member
-	 * says a replace of member k is under way (generation G+1) */
+	 * says a replace of member k is under way (generation G+1); an
+	 * interrupt from here is acted on by the copy's wait, which goes
+	 * back to OLD */
 	gen = gen_max + 1;
 	devs = devs_with(old);
 	if (!bad) {
@@ -1914,6 +2058,7 @@ static int replace_start(const struct rp_args *a)
 	bool restart = false;
 	int hold;
 
+	memset(&l, 0, sizeof(l));
 	find_array(a->ops.v[0]);
 	if (!*uuid)
 		die(EX_REFUSED, "%s was not made by '" PROG " create' (no array uuid, no labels): replace needs its labels", nm);
@@ -1931,6 +2076,8 @@ static int replace_start(const struct rp_args *a)
 		die(EX_NOTFOUND, "%s: not a block device", a->ops.v[2]);
 	omm = majmin_of(old);
 	nmm = majmin_of(new);
+	if (!omm || !nmm)
+		die(EX_NOTFOUND, "%s: not a block device", omm ? new : old);
 	for (k = 0; k < A.n && strcmp(A.mm[k], omm); k++)
 		;
 	if (k == A.n) {
@@ -2082,11 +2229,13 @@ static int replace_start(const struct rp_args *a)
 	if (!restart && a->force)
 		wipe_partition_labels();
 	if (!a->bg)
-		claim_copy();
+		claim_copy(false);
 	/* the copy has its watcher from the moment it is stacked: this
 	 * process, then the one it starts (the monitor takes over a copy
 	 * that has none) */
 	pid_write(getpid());
+	if (crit_got_int)
+		die(130, "interrupted: nothing was written");
 	/* let go of NEW only to have device-mapper claim it (begin) */
 	close(hold);
 	begin(NULL);
@@ -2207,7 +2356,8 @@ static bool finish_label(void)
 
 			k = i;
 			new = xstrdup(devs[i]);
-			read_labels(devs);
+			if (!read_labels(devs))
+				die(EX_FAILED, "cannot read the labels of %s", nm);
 			w = only(i);
 			if (!labels_now(devs, w, g, "", "", "", "", NULL))
 				die(EX_FAILED, "cannot write %s's label", devs[i]);
@@ -2222,6 +2372,23 @@ static bool finish_label(void)
 	return done;
 }
 
+/* legs: OLD and NEW (NEW NULL when gone, or the copy holds OLD alone) of
+ * the copy, from its table; false when it holds neither */
+static bool legs(void)
+{
+	char *omm, *nmm;
+
+	if (!copy_legs(&omm, &nmm))
+		return false;
+	old = mm_dev(omm);
+	new = nmm ? mm_dev(nmm) : NULL;
+	if (nmm && !new)
+		warn("the new drive of the copy, %s, is gone", nmm);
+	free(omm);
+	free(nmm);
+	return old != NULL;
+}
+
 static int replace_finish(const char *name)
 {
 	char **devs;
@@ -2234,16 +2401,24 @@ static int replace_finish(const char *name)
 			return EX_OK;
 		die(EX_NOTFOUND, "no replace of a member of %s is in progress", nm);
 	}
-	if (!arr_read(nm, &A))
-		die(EX_FAILED, "cannot read the replace of %s", nm);
-	if (!mirror_member() || !copy_legs(&old, &new))
-		die(EX_FAILED, "the copy's device %s holds no copy under %s (a replace being set up or taken down): nothing to finish; '" PROG " replace --abort %s' clears it when no replace runs",
-		    mir, nm, nm);
 	w = watcher();
 	if (w && w != getpid())
 		die(EX_REFUSED, "process %ld waits for this copy already ('" PROG " status %s')", (long)w, nm);
-	claim_copy();
+	/* the copy is this process's from here: what it is, read after */
+	claim_copy(false);
 	pid_write(getpid());
+	free(mir);
+	mir = mirror_of();
+	if (!mir)
+		die(EX_NOTFOUND, "no replace of a member of %s is in progress (it ended meanwhile)", nm);
+	if (!arr_read(nm, &A))
+		die(EX_FAILED, "cannot read the replace of %s", nm);
+	if (!mirror_member() || !legs())
+		die(EX_FAILED, "the copy's device %s holds no copy under %s (a replace being set up or taken down): nothing to finish; '" PROG " replace --abort %s' clears it",
+		    mir, nm, nm);
+	if (!new)
+		die(EX_FAILED, "the copy's device %s holds %s alone (a way back cut short) or its new drive is gone: nothing to finish; '" PROG " replace --abort %s' puts %s on %s",
+		    mir, old, nm, nm, old);
 	state_load();
 	devs = devs_with(old);
 	if (!read_labels(devs))
@@ -2254,7 +2429,7 @@ static int replace_finish(const char *name)
 
 static int replace_abort(const char *name)
 {
-	char p[PATH_MAX], *m;
+	char *m;
 	pid_t w;
 	int i;
 
@@ -2272,19 +2447,21 @@ static int replace_abort(const char *name)
 				die(EX_FAILED, "process %ld, which waits for the copy, did not stop in 60 s; nothing was changed", (long)w);
 			usleep(100000);
 		}
-		free(mir);
-		mir = mirror_of();
-		if (!mir) {
-			arr_read(nm, &A);
-			m = members_list();
-			say("the replace of %s has ended (the process that waited for it stopped it, or had switched the array): its members are %s",
-			    nm, m);
-			free(m);
-			return EX_OK;
-		}
 	}
-	state_path(p, sizeof(p), ".pid");
-	unlink(p);
+	/* no other process drives the copy from here (one that holds it
+	 * without a pid file, or the monitor's takeover, is waited for) */
+	claim_copy(true);
+	pid_write(getpid());
+	free(mir);
+	mir = mirror_of();
+	if (!mir) {
+		arr_read(nm, &A);
+		m = members_list();
+		say("the replace of %s has ended (the process that waited for it stopped it, or had switched the array): its members are %s",
+		    nm, m);
+		free(m);
+		return EX_OK;
+	}
 	state_load();
 	if (!arr_read(nm, &A))
 		die(EX_FAILED, "cannot read the replace of %s", nm);
@@ -2293,27 +2470,21 @@ static int replace_abort(const char *name)
 		 * nothing of it */
 		if (!dm_remove(mir))
 			die(EX_FAILED, "cannot remove the copy's device %s", mir);
+		state_done();
 		say("removed the copy's device %s, which held nothing of %s; a new drive given to it keeps a label marking an unfinished copy: '" PROG " wipe' it",
 		    mir, nm);
 		return EX_OK;
 	}
-	if (!copy_legs(&old, &new)) {
-		uint64_t s, t;
-		char h[3];
-
-		/* a retreat cut short: the copy's device holds OLD alone */
-		if (copy_status(&s, &t, h) || !(old = mm_dev(A.mm[k])))
-			die(EX_FAILED, "the copy's device %s is under %s but holds no copy: '" PROG " replace --finish %s' or '--abort' again once no replace command runs",
-			    mir, nm, nm);
-		die(EX_FAILED, "the copy's device %s is under %s but holds no copy: '" PROG " replace --finish %s' or '--abort' again once no replace command runs",
-		    mir, nm, nm);
-	}
+	if (!legs())
+		die(EX_FAILED, "the copy's device %s is under %s but names no drive that is here: 'dmsetup table %s' shows what it holds",
+		    mir, nm, mir);
 	if (label_read(old, &tpl) != LABEL_OK)
 		die(EX_FAILED, "cannot read %s's label", old);
 	if (!retreat())
 		return EX_FAILED;
-	say("replace of member %u of %s stopped: the array runs on %s as before; %s was given nothing to keep", k, nm, old, new);
-	m = xasprintf("back on %s; %s given nothing", bare(old), bare(new));
+	say("replace of member %u of %s stopped: the array runs on %s as before%s%s%s", k, nm, old,
+	    new ? "; " : "", new ? new : "", new ? " was given nothing to keep" : "");
+	m = xasprintf("back on %s%s%s%s", bare(old), new ? "; " : "", new ? bare(new) : "", new ? " given nothing" : "");
 	hist("replace-stopped", m);
 	free(m);
 	return EX_OK;
@@ -2326,6 +2497,9 @@ int cmd_replace(int argc, char **argv)
 	opts_parse(argc, argv, "--background --force|-f --ignore-read-errors --finish --abort",
 		   rp_opt, &a, help_of);
 	crit_signals();
+	/* a reader of the output gone ('| tee' killed) does not stop a
+	 * replace half-way: the write fails, the replace goes on */
+	signal(SIGPIPE, SIG_IGN);
 	crit_hooks();
 	dio_buf = aligned_alloc(4096, 2048 * 512);
 	if (!dio_buf)
