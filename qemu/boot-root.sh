@@ -36,7 +36,10 @@
 #                      assembles data, udev leaves spare alone; real udev
 #                      and health uevents (udev-health)
 #    dracut            K_NEW, the dracut tree's initramfs (the trigger's),
-#                      ssdstripe.assemble=root: udev assembles data
+#                      ssdstripe.assemble=root: udev assembles data; then
+#                      member 1 of root, which holds /, is replaced onto
+#                      the blank disk rootnew0 with the page cache dropped
+#                      just before the switch, and back (root-replace)
 #    initramfs-tools-all  K_OLD with the initramfs the packages' trigger
 #                      made when they were installed again (BOOT all, the
 #                      shipped file): it assembles every array; then, on
