@@ -489,6 +489,12 @@ create_clean() {
 	while IFS= read -r _cc_l; do
 		label_rec "$_cc_l"
 		case " $devs " in *" $L_DEV "*) continue ;; esac
+		# a label assemble leaves out is no member elsewhere: a retired
+		# one, an unfinished copy, one older than the newest given
+		case $L_STATE in replaced | copying) continue ;; esac
+		if [ -n "$_cc_ref" ] && [ "$L_UUID" = "$R_UUID" ] && [ "${L_GEN:-0}" -lt "$R_GEN" ]; then
+			continue
+		fi
 		if [ -n "$_cc_ref" ] && [ "$L_UUID" = "$R_UUID" ]; then
 			refusal 3 "$L_DEV carries a label of array $name (uuid $R_UUID): that member is not lost (see '$PROG examine $L_DEV')"
 		elif [ -z "$_cc_ref" ] && [ "$L_NAME" = "$name" ]; then
