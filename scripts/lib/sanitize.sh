@@ -153,7 +153,7 @@ sz_plan_nvme() {
 	# format or secure erase where FNA says so.  --all: the allocated
 	# ones, attached to this controller or not (without it, a namespace
 	# detached from this host, or attached to another, goes uncounted)
-	_sn_ns=$("$NVME_CLI" list-ns --all "$1" 2>/dev/null </dev/null | grep -c '^ *\[') || _sn_ns='' ''
+	_sn_ns=$("$NVME_CLI" list-ns --all "$1" 2>/dev/null </dev/null | grep -c '^ *\[') || _sn_ns=''
 	case $_sn_ns in '' | *[!0-9]* | 0) _sn_ns='?' ;; esac
 	_sn_whole=''
 	[ "$_sn_ns" = 1 ] && _sn_whole=1
