@@ -24,7 +24,10 @@ label says it was replaced (reuse it after '$PROG wipe OLD').  The other
 members keep their counters and health; NEW's start afresh.  Without
 --background a progress line shows percent, rate and time left, and the
 command returns when the array runs on NEW; status and detail show the
-copy meanwhile.  Ctrl-C stops the replace: the array stays on OLD.
+copy meanwhile.  Ctrl-C stops the replace: the array stays on OLD.  A HUP
+(the terminal gone) does not: the copy goes on, its output to the log
+below.  A copy that no process waits for (its process killed) is taken
+over by the monitor service.
 
 A drive error during the copy puts the array back on OLD, which holds
 every acknowledged write (the mirror holds back a write a drive failed
@@ -33,19 +36,29 @@ too (that write fails on OLD, as it would have without the replace); OLD
 failing reads stops it and names the ranges it cannot give, or with
 --ignore-read-errors copies around them.
 
-NEW is checked as create checks a device: large enough, not in use, not a
-member of an array, on another drive than every other member, and
-carrying nothing (a file system, a partition table, a label) unless
---force.  A power cut at any moment leaves the array to come up at the
-next boot on OLD or on NEW, whichever holds every acknowledged write;
-a copy cut short starts over ('replace NAME OLD NEW' again: the kernel
-keeps the copy's progress in memory only).
+NEW is checked as create checks a device: large enough, not in use nor
+held open by another program, not a member of an array nor built on one,
+on another drive than every other member, a physical block the chunk is
+a multiple of, and carrying nothing (a file system, a partition table, a
+label) unless --force.  NEW must have a serial number, a WWN or a
+device-mapper uuid (no override): after a power cut assemble tells it
+from OLD by the drive the labels record.  A power cut at any moment
+leaves the array to come up at the next boot on OLD or on NEW, whichever
+holds every acknowledged write, and a boot without NEW after the switch
+has begun leaves it down rather than take OLD; a copy cut short starts
+over ('replace NAME OLD NEW' again: the kernel keeps the copy's progress
+in memory only).  While the array is suspended the command runs no other
+program and touches no file system, so / may be on the array; the switch
+is bounded (SSDSTRIPE_SWITCH_TIMEOUT, 60 s), past which it goes back to
+OLD.
 
   --background         start the copy and return; a process of its own
                        waits for it and switches (its log:
                        $REPLACE_RUN/NAME.log)
   --finish             wait for the copy of NAME's replace and switch
-                       (after an interrupted command, or --background)
+                       (after an interrupted command, or --background);
+                       after a power cut in the switch, writes the label
+                       of a NEW that assemble took
   --abort              stop the copy and put the array back on OLD,
                        nothing lost; NEW's label is erased
   --ignore-read-errors OLD cannot be read everywhere: copy the rest (the
@@ -56,8 +69,9 @@ keeps the copy's progress in memory only).
                        the files in them where debugfs can tell).  Without
                        it such a replace stops, names the ranges and
                        leaves the array on OLD.
-  --force              take a NEW that carries something, or that is on
-                       the drive of another member
+  --force              take a NEW that carries something, that is on the
+                       drive of another member, or whose physical block
+                       the chunk is not a multiple of
 
 Exit: 0 done (or started, with --background), 1 failed (the array is on
 OLD, or on NEW if it said so), 2 usage, 3 refused, 4 no such array or
