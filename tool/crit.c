@@ -196,16 +196,6 @@ bool crit_enter(const char *const *devs, unsigned int seconds)
 	return true;
 }
 
-void crit_safe(bool safe)
-{
-	atomic_store(&safe_now, safe);
-}
-
-bool crit_expired(void)
-{
-	return atomic_load(&expired);
-}
-
 void crit_leave(void)
 {
 	if (wd_running) {

@@ -7,7 +7,7 @@
  * system (messages wait in memory: crit_note), and INT, TERM and HUP are
  * blocked, their handlers running after crit_leave; a watchdog thread
  * resumes the suspended devices when the section overruns its bound, if
- * the caller said that resuming is safe at that point (crit_safe).
+ * the caller said that resuming is safe at that point (crit_step).
  */
 #ifndef SSDSTRIPE_CRIT_H
 #define SSDSTRIPE_CRIT_H
@@ -26,8 +26,6 @@ void crit_signals(void);
  * (nothing entered, a note saying why) when memory cannot be locked
  */
 bool crit_enter(const char *const *devs, unsigned int seconds);
-/* whether the watchdog may resume DEVS now, were the bound to pass */
-void crit_safe(bool safe);
 /*
  * crit_step: whether the watchdog may resume DEVS from now on; false when
  * it did already (the section overran its bound).  Taken under the
@@ -38,8 +36,6 @@ bool crit_step(bool safe);
 /* DEV suspended with the bare ioctl: no libdevmapper, whose calls are
  * not to be made from two threads at once */
 bool crit_suspend(const char *dev);
-/* the watchdog resumed DEVS: the section overran its bound */
-bool crit_expired(void);
 /* leave: stop the watchdog, unlock memory, unblock signals, print notes */
 void crit_leave(void);
 /* a message printed once the section is left (fixed buffer, no malloc) */
