@@ -108,28 +108,25 @@ bool blk_built_on(const char *dev, unsigned int ma, unsigned int mi)
 	return found;
 }
 
+static bool is_partition(const char *name, void *ctx)
+{
+	char sub[PATH_MAX];
+
+	return pathf(sub, sizeof(sub), "%s/%s", (const char *)ctx, name) && path_exists(sub, "partition");
+}
+
 char **blk_partitions(const char *dev, size_t *n)
 {
-	char *s = dev_sysdir(dev), **v, **out = NULL, sub[PATH_MAX];
-	size_t all, i;
+	char *s = dev_sysdir(dev), **v;
+	size_t all;
 
 	*n = 0;
 	if (!s)
 		return NULL;
 	v = dir_names(s, &all);
-	for (i = 0; i < all; i++) {
-		if (pathf(sub, sizeof(sub), "%s/%s", s, v[i]) && path_exists(sub, "partition")) {
-			out = realloc(out, (*n + 1) * sizeof(*out));
-			if (!out)
-				die(EX_FAILED, "out of memory");
-			out[(*n)++] = v[i];
-		} else {
-			free(v[i]);
-		}
-	}
-	free(v);
+	v = names_keep(v, all, is_partition, s, n);
 	free(s);
-	return out;
+	return v;
 }
 
 bool blk_drop_partitions(int fd)

@@ -262,3 +262,37 @@ void names_free(char **v, size_t n)
 		free(v[i]);
 	free(v);
 }
+
+char **names_keep(char **v, size_t n, bool (*keep)(const char *name, void *ctx), void *ctx,
+		  size_t *kept)
+{
+	char **out = NULL;
+	size_t i;
+
+	*kept = 0;
+	for (i = 0; i < n; i++) {
+		if (keep(v[i], ctx)) {
+			out = realloc(out, (*kept + 1) * sizeof(*out));
+			if (!out)
+				die(EX_FAILED, "out of memory");
+			out[(*kept)++] = v[i];
+		} else {
+			free(v[i]);
+		}
+	}
+	free(v);
+	return out;
+}
+
+char *dev_of_majmin(const char *mm)
+{
+	char l[64], *r, *d;
+
+	snprintf(l, sizeof(l), "/sys/dev/block/%s", mm);
+	r = realpath(l, NULL);
+	if (!r)
+		return NULL;
+	d = dev_path(strrchr(r, '/') + 1);
+	free(r);
+	return d;
+}

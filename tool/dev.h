@@ -48,5 +48,11 @@ char **dir_names(const char *dir, size_t *n);
 /* the kernel names of /sys/class/block, sorted */
 char **block_names(size_t *n);
 void names_free(char **v, size_t n);
+/* of V (N names, malloc'd; taken over), those KEEP says yes to, in order;
+ * the others freed */
+char **names_keep(char **v, size_t n, bool (*keep)(const char *name, void *ctx), void *ctx,
+		  size_t *kept);
+/* the /dev path of block device MAJ:MIN (dm devices by name); NULL none */
+char *dev_of_majmin(const char *mm);
 
 #endif

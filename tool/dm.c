@@ -110,24 +110,18 @@ static char **dm_names_all(size_t *n)
 	return v;
 }
 
+static bool is_array_name(const char *name, void *ctx)
+{
+	(void)ctx;
+	return has_ssdstripe_target(name);
+}
+
 char **dm_arrays(size_t *n)
 {
-	size_t all, i;
-	char **v = dm_names_all(&all), **out = NULL;
+	size_t all;
+	char **v = dm_names_all(&all);
 
-	*n = 0;
-	for (i = 0; i < all; i++) {
-		if (has_ssdstripe_target(v[i])) {
-			out = realloc(out, (*n + 1) * sizeof(*out));
-			if (!out)
-				die(EX_FAILED, "out of memory");
-			out[(*n)++] = v[i];
-		} else {
-			free(v[i]);
-		}
-	}
-	free(v);
-	return out;
+	return names_keep(v, all, is_array_name, NULL, n);
 }
 
 bool dm_is_array(const char *name)

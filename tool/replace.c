@@ -63,7 +63,8 @@ static bool arr_read(const char *name, struct ss_table *a)
 	char err[128];
 	bool ok = false;
 
-	memset(a, 0, sizeof(*a));
+	/* A is read again and again: what it held before goes */
+	table_free(a);
 	if (!dm_table_of(name, &tb))
 		return false;
 	if (tb.n == 1 && !strcmp(tb.t[0].type, "ssdstripe"))
@@ -82,20 +83,6 @@ static void arr_table(const struct ss_table *a, unsigned int k, const char *mm, 
 	tb->t[0].len = a->len;
 	tb->t[0].type = xstrdup("ssdstripe");
 	tb->t[0].params = table_params(a, k, mm, off);
-}
-
-/* mm_dev: the /dev path of block device MM (dm devices by name) */
-static char *mm_dev(const char *mm)
-{
-	char l[64], *r, *d;
-
-	snprintf(l, sizeof(l), "/sys/dev/block/%s", mm);
-	r = realpath(l, NULL);
-	if (!r)
-		return NULL;
-	d = dev_path(strrchr(r, '/') + 1);
-	free(r);
-	return d;
 }
 
 static char *majmin_of(const char *dev)
@@ -462,17 +449,9 @@ static bool labels_now(char **devs, const bool *which, uint64_t gen, const char 
 	return ok;
 }
 
-static bool *only(unsigned int i)
-{
-	bool *w = calloc(A.n, sizeof(bool));
-
-	if (!w)
-		die(EX_FAILED, "out of memory");
-	w[i] = true;
-	return w;
-}
-
-static bool *all_but(unsigned int i)
+/* pick: which members' labels to write: member I alone, or with OTHERS
+ * every member but I */
+static bool *pick(unsigned int i, bool others)
 {
 	bool *w = calloc(A.n, sizeof(bool));
 	unsigned int j;
@@ -480,7 +459,7 @@ static bool *all_but(unsigned int i)
 	if (!w)
 		die(EX_FAILED, "out of memory");
 	for (j = 0; j < A.n; j++)
-		w[j] = j != i;
+		w[j] = (j == i) != others;
 	return w;
 }
 
@@ -493,7 +472,7 @@ static char **devs_with(const char *dev)
 	if (!d)
 		die(EX_FAILED, "out of memory");
 	for (i = 0; i < A.n; i++) {
-		d[i] = i == k ? xstrdup(dev) : mm_dev(A.mm[i]);
+		d[i] = i == k ? xstrdup(dev) : dev_of_majmin(A.mm[i]);
 		if (!d[i])
 			die(EX_FAILED, "member %s of %s has no device node: is it gone? ('" PROG " status %s')",
 			    A.mm[i], nm, nm);
@@ -516,6 +495,16 @@ static const char *const state_keys[] = {
 };
 #define NSTATE (sizeof(state_keys) / sizeof(state_keys[0]))
 static char state_v[NSTATE][256];
+
+/* state_dir: the directory of the replace's state files, made if need be */
+static void state_dir(void)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/replace", run_dir());
+	mkdir(run_dir(), 0755);
+	mkdir(p, 0755);
+}
 
 static void state_path(char *p, size_t l, const char *suffix)
 {
@@ -561,9 +550,7 @@ static void state_set(const char *key, const char *fmt, ...)
 		vsnprintf(state_v[i], sizeof(state_v[i]), fmt, ap);
 		va_end(ap);
 	}
-	snprintf(p, sizeof(p), "%s/replace", run_dir());
-	mkdir(run_dir(), 0755);
-	mkdir(p, 0755);
+	state_dir();
 	state_path(p, sizeof(p), "");
 	state_path(t, sizeof(t), ".new");
 	f = fopen(t, "we");
@@ -627,9 +614,7 @@ static void pid_write(pid_t pid)
 	char p[PATH_MAX];
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/replace", run_dir());
-	mkdir(run_dir(), 0755);
-	mkdir(p, 0755);
+	state_dir();
 	state_path(p, sizeof(p), ".pid.new");
 	f = fopen(p, "we");
 	if (f) {
@@ -653,9 +638,7 @@ static void claim_copy(bool wait)
 	char p[PATH_MAX];
 	int fd, i;
 
-	snprintf(p, sizeof(p), "%s/replace", run_dir());
-	mkdir(run_dir(), 0755);
-	mkdir(p, 0755);
+	state_dir();
 	state_path(p, sizeof(p), ".lock");
 	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -789,7 +772,7 @@ static bool labels_name_not_old(void)
 	for (i = 0; i < A.n && !found; i++) {
 		if (i == k)
 			continue;
-		d = mm_dev(A.mm[i]);
+		d = dev_of_majmin(A.mm[i]);
 		if (d && label_read(d, &l) == LABEL_OK && label_num(&l, LK_GEN) >= og &&
 		    label_drive(&l, k)) {
 			ident_parse(label_drive(&l, k), &rec);
@@ -1470,10 +1453,10 @@ static int replace_switch(void)
 	p.names_other = labels_name_not_old();
 	if (!old_table(&p.onto_old))
 		die(EX_FAILED, "%s is gone; the copy goes on", old);
-	wk = only(k);
+	wk = pick(k, false);
 	p.nreg = (label_num(&tpl, LK_DATA) + REGION - 1) / REGION;
 	p.bad = copy_badregs(p.nreg, &p.anybad);
-	w = all_but(k);
+	w = pick(k, true);
 	if (!make_labels(devs_new, w, g, "", "", "", "", NULL, &p.others, &p.nothers) ||
 	    !make_labels(devs_new, wk, g, "", "", "", "", NULL, &p.mine, &p.nmine) ||
 	    !make_labels(devs_old, NULL, g + 1, "", "", "", "", NULL, &p.back, &p.nback))
@@ -1524,7 +1507,7 @@ static int replace_switch(void)
 	 * generation, it records NEW's drive for member k */
 	ident_words(&d, iw, sizeof(iw));
 	snprintf(repat, sizeof(repat), "%lld", (long long)time(NULL));
-	wk = only(k);
+	wk = pick(k, false);
 	if (!labels_now(devs_new, wk, g, "replaced", "", iw, repat, old))
 		warn("could not mark %s replaced (assemble leaves it out all the same: an older label of a member that moved on); '" PROG " wipe %s' erases its label",
 		     old, old);
@@ -1895,7 +1878,7 @@ static void begin(const unsigned char *bad)
 		blk_drop_partitions(fd);
 		close(fd);
 	}
-	wk = only(k);
+	wk = pick(k, false);
 	{
 		char ks[16];
 
@@ -2020,7 +2003,7 @@ static char *members_list(void)
 	unsigned int i;
 
 	for (i = 0; i < A.n; i++) {
-		d = mm_dev(A.mm[i]);
+		d = dev_of_majmin(A.mm[i]);
 		t = xasprintf("%s%s ", s, d ? d : A.mm[i]);
 		free(s);
 		free(d);
@@ -2322,7 +2305,7 @@ static bool finish_label(void)
 	devs = devs_with("");
 	for (i = 0; i < A.n; i++) {
 		free(devs[i]);
-		devs[i] = mm_dev(A.mm[i]);
+		devs[i] = dev_of_majmin(A.mm[i]);
 		if (!devs[i])
 			devs[i] = xstrdup("");
 	}
@@ -2358,7 +2341,7 @@ static bool finish_label(void)
 			new = xstrdup(devs[i]);
 			if (!read_labels(devs))
 				die(EX_FAILED, "cannot read the labels of %s", nm);
-			w = only(i);
+			w = pick(i, false);
 			if (!labels_now(devs, w, g, "", "", "", "", NULL))
 				die(EX_FAILED, "cannot write %s's label", devs[i]);
 			free(w);
@@ -2380,8 +2363,8 @@ static bool legs(void)
 
 	if (!copy_legs(&omm, &nmm))
 		return false;
-	old = mm_dev(omm);
-	new = nmm ? mm_dev(nmm) : NULL;
+	old = dev_of_majmin(omm);
+	new = nmm ? dev_of_majmin(nmm) : NULL;
 	if (nmm && !new)
 		warn("the new drive of the copy, %s, is gone", nmm);
 	free(omm);
