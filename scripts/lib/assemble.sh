@@ -192,11 +192,18 @@ set_losers() {
 set_switched() {
 	local _sw_max _sw_rep
 	_sw_max=$(label_awk '{ if ($GEN + 0 > m) m = $GEN + 0 } END { print m + 0 }' "$TMPD/set.keep")
-	[ "$_sw_max" -gt "${L_GEN:-0}" ] || return 1
 	_sw_rep=$(label_awk -v g="$_sw_max" '$GEN + 0 == g && $REPLACING != "" {print "r"; exit}' "$TMPD/set.keep")
-	[ -z "$_sw_rep" ] || return 1
-	rec_ident "$1" "$L_INDEX" && ident_known || return 1
-	ident_of "$L_DEV" || return 1
+	rec_ident "$1" "$L_INDEX" || return 1
+	switched_copy "$L_DEV" "$L_GEN" "$_sw_max" "$_sw_rep"
+}
+# switched_copy DEV GEN MAXGEN REPLACING: a label of state copying, of
+# generation GEN, on DEV is its member's now: the newest labels (of
+# generation MAXGEN, REPLACING their replace marker) are newer, mark no
+# replace, and record DEV's drive for the member (I_*, which the caller
+# sets from them).  The one rule, for assemble and create --assume-clean
+switched_copy() {
+	[ "$3" -gt "${2:-0}" ] && [ -z "$4" ] && ident_known || return 1
+	ident_of "$1" || return 1
 	ident_match
 }
 # set_superseded UUID: take out of $TMPD/set a label of array UUID older

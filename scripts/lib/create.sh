@@ -595,8 +595,7 @@ create_clean_state() {
 		WHY="$2 was member $1 of $name until it was replaced${L_REPBY:+ by $L_REPBY}: not a member (give the drive that replaced it); '$PROG wipe $2' frees it"
 		return 1 ;;
 	copying)
-		if [ "$L_GEN" -lt "$R_GEN" ] && [ -z "$_cc_repl" ] && drives_ident "$R_DRIVES" "$1" && ident_known &&
-			{ ident_of "$2" || ident_none; } && ident_match; then
+		if drives_ident "$R_DRIVES" "$1" && switched_copy "$2" "$L_GEN" "$R_GEN" "$_cc_repl"; then
 			return 0
 		fi
 		WHY="$2 is an unfinished copy of member $1 of $name (a replace onto it was cut short): not a member (give the drive it was copied from)"
