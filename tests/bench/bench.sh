@@ -14,7 +14,8 @@
 #   BENCH-SYM target=T workload=W samples=.. dso=D sym=S
 # and BENCH-DONE at the end.  Argument: full (3 repetitions, 3 s runs),
 # quick (1 repetition, 1 s runs), profile (only the profile, section 0),
-# chunk (only section 1c, 3 repetitions, 3 s runs) or fabric (only section
+# chunk (only section 1c, 3 repetitions, 3 s runs), nowait (only section
+# 1n, then its profile) or fabric (only section
 # 1f, over NVMe/TCP: tests/bench/run --fabric); SIZE:ENGINE (e.g.
 # chunk:io_uring) runs fio with that ioengine instead of libaio.
 # shellcheck disable=SC1091 # lib/ is at /tests/integration in the guest
@@ -26,6 +27,7 @@ case $size in
 quick) REPS=1 RT=1 PRT=2 ;;
 profile) REPS=1 RT=3 PRT=5 ;;	# only section 0
 chunk) REPS=3 RT=3 PRT=5 ;;	# only section 1c
+nowait) REPS=3 RT=3 PRT=5 ;;	# only section 1n and its profile
 fabric) REPS=3 RT=3 PRT=5 ;;	# only section 1f
 *) REPS=3 RT=3 PRT=5 ;;
 esac
@@ -279,6 +281,53 @@ chunk_bench() {
 	rmmod null_blk
 }
 
+# --- 1n. io_uring: REQ_NOWAIT bios ----------------------------------------
+# io_uring submits with REQ_NOWAIT: a member that would have to split such
+# a bio ends it with BLK_STS_AGAIN, so ssdstripe cuts every NOWAIT bio to
+# what its member takes (ssdstripe_nowait_fit()), a cost libaio's bios do
+# not pay.  striped and ssdstripe, each over 4 plain null_blk members of
+# its own (the sets swap between repetitions), loaded at once by one fio
+# process with the io_uring engine on guest CPU 0, as in 1b: the IOPS ratio
+# is the inverse ratio of per-I/O cost.
+NOWAIT_TARGETS="striped ssdstripe"
+nowait_bench() {
+	progress "io_uring"
+	modprobe null_blk nr_devices=8 gb=1 queue_mode=2 irqmode=0 memory_backed=0 \
+		submit_queues=2 hw_queue_depth=256 ||
+		{ echo "BENCH-ERROR null_blk x8"; return; }
+	_rep=1
+	while [ $_rep -le $REPS ]; do
+		_k=$_rep _jobs=''
+		for _t in $NOWAIT_TARGETS; do
+			_s=$((_k % 2 * 4))
+			make_target "$_t" /dev/nullb$_s /dev/nullb$((_s + 1)) /dev/nullb$((_s + 2)) \
+				/dev/nullb$((_s + 3)) || return
+			_jobs="$_jobs --name=$_t --filename=$(target_dev "$_t" -)"
+			_k=$((_k + 1))
+		done
+		for _wl in rr4k_qd1 rr4k_qd32; do
+			progress "io_uring rep $_rep $_wl"
+			# shellcheck disable=SC2046,SC2086
+			fio --direct=1 --ioengine=io_uring $(fio_args "$_wl") --time_based --cpus_allowed=0 \
+				--runtime="$RT" --ramp_time=1 --norandommap --randrepeat=0 \
+				--output-format=terse --terse-version=3 $_jobs 2>/dev/null |
+				h2h_lines nowait "$_wl" "$_rep"
+		done
+		for _t in $NOWAIT_TARGETS; do remove_target "$_t"; done
+		_rep=$((_rep + 1))
+	done
+	rmmod null_blk
+}
+
+if [ "$size" = nowait ]; then
+	nowait_bench
+	# where one NOWAIT I/O's time goes, in striped and in ssdstripe
+	ENGINE=io_uring PROF_TARGETS=$NOWAIT_TARGETS PROF_WORKLOADS="rr4k_qd1 rr4k_qd32"
+	profile
+	echo "BENCH-DONE"
+	exit 0
+fi
+
 if [ "$size" = chunk ]; then
 	chunk_bench
 	# where a gathered 1 MiB read's time goes, 4 KiB against 256 KiB chunks
@@ -421,6 +470,7 @@ while [ $rep -le $REPS ]; do
 done
 rmmod null_blk
 
+nowait_bench
 chunk_bench
 
 # --- 2. SSD-like members: a bandwidth cap and a completion latency --------

@@ -344,6 +344,51 @@ def fabric_md(runs):
 
 
 
+def nowait_md(runs):
+    """Section 1n: striped and ssdstripe under io_uring (REQ_NOWAIT bios),
+    loaded at once.  Returns the markdown, the goal rows and the ratios."""
+    nr = [r for r in runs if r.get("section") == "nowait"]
+    if not nr:
+        return [], [], {}
+    md = ["### io_uring: REQ_NOWAIT bios", "",
+          "striped and ssdstripe, each over 4 plain null_blk members of its "
+          "own, loaded at once by one fio process with the io_uring engine "
+          "(its bios carry REQ_NOWAIT, which ssdstripe cuts to what each "
+          "member takes) on one guest CPU: the IOPS ratio is the inverse "
+          "ratio of per-I/O cost, taken within a repetition, median over "
+          "repetitions.  CPU µs per I/O is each fio job's own.", "",
+          "| workload | ssdstripe / striped IOPS | IOPS ssdstripe / striped "
+          "| CPU µs/IO ssdstripe / striped |",
+          "|---|---|---|---|"]
+    goals, out = [], {}
+    for wl in ("rr4k_qd1", "rr4k_qd32"):
+        per, rows = [], defaultdict(list)
+        for rep in sorted({r["rep"] for r in nr}):
+            a = [r for r in nr if (r["rep"], r["workload"], r["target"]) ==
+                 (rep, wl, "ssdstripe")]
+            b = [r for r in nr if (r["rep"], r["workload"], r["target"]) ==
+                 (rep, wl, "striped")]
+            if a and b and b[0]["iops"]:
+                per.append(a[0]["iops"] / b[0]["iops"])
+                rows["s"].append(a[0])
+                rows["t"].append(b[0])
+        if not per:
+            continue
+        r = statistics.median(per)
+        out[wl] = r
+
+        def med(k, f):
+            return statistics.median(x[f] for x in rows[k])
+        md.append(f"| {wl} | {fmt(r)} | {med('s', 'iops'):.0f} / "
+                  f"{med('t', 'iops'):.0f} | {med('s', 'cpu_us_per_io'):.1f} / "
+                  f"{med('t', 'cpu_us_per_io'):.1f} |")
+        goals.append(f"| io_uring 4K {wl[5:].upper()} ≥ 1.00 × striped "
+                     f"(head to head) | {fmt(r)} | "
+                     f"{'met' if r >= 1.0 else 'missed'} |")
+    md.append("")
+    return md, goals, out
+
+
 def write_partial(out, command, md, errors, obj):
     """results.md and results.json of a run of one section (--fabric,
     --chunk, --profile): the command, the section's lines, its errors"""
@@ -370,6 +415,7 @@ def main():
     prof_md, prof_json = profile_md(runs, syms)
     ch_md, ch_goals, ch_json = chunk_md(runs)
     fb_md, fb_json = fabric_md(runs)
+    nw_md, nw_goals, nw_json = nowait_md(runs)
     if not perf and fb_md:      # tests/bench/run --fabric
         write_partial(out, command, fb_md, errors,
                       {"runs": runs, "errors": errors,
@@ -381,6 +427,14 @@ def main():
                       + ch_goals + [""] + ch_md + prof_md, errors,
                       {"runs": runs, "syms": syms, "errors": errors,
                        "chunk_ratios": ch_json,
+                       "profile_ns_per_io": prof_json})
+        return
+    if not perf and nw_md:      # tests/bench/run --nowait
+        write_partial(out, command,
+                      ["| goal | measured | |", "|---|---|---|"]
+                      + nw_goals + [""] + nw_md + prof_md, errors,
+                      {"runs": runs, "syms": syms, "errors": errors,
+                       "nowait_ratios": nw_json,
                        "profile_ns_per_io": prof_json})
         return
     if not perf and prof_md:    # tests/bench/run --profile
@@ -528,6 +582,7 @@ def main():
                     f"| {fmt(ratio(m['secs'], base['secs'])) if base else 'n/a'} |")
         md.append("")
 
+    md += nw_md
     md += prof_md
 
     if errors:
@@ -562,6 +617,7 @@ def main():
         one = all(c == "1" for c in str(counts).split(","))
         g.append(f"| 1 GiB discard: one bio per member | {counts} | "
                  f"{'met' if one else 'missed'} |")
+    g += nw_goals
     g += ch_goals
     if previous:
         md += compare_md(previous, h2h_range, scaling, prof_json)
@@ -576,7 +632,7 @@ def main():
     with open(f"{out}/summary.json", "w") as f:
         json.dump({"command": command, "h2h_ratios": h2h_range,
                    "scaling_at_8": scaling, "profile_ns_per_io": prof_json,
-                   "chunk_ratios": ch_json},
+                   "chunk_ratios": ch_json, "nowait_ratios": nw_json},
                   f, indent=1, sort_keys=True)
     with open(f"{out}/results.json", "w") as f:
         json.dump({"runs": runs, "syms": syms, "errors": errors,
