@@ -8,6 +8,9 @@
  * iovecs, a clone's remainder) and a member's limits; the answer must be
  * bio_split_rw_at()'s on the same bio without REQ_NOWAIT, and a bio of one
  * segment within a page must take the fast path that skips that call.
+ * And the member's limit that the fit is asked about: what a queue takes
+ * in one bio at a sector (ssdstripe_queue_max_at(), the block layer's
+ * get_max_io_size()), at a partition's offset on its whole disk too.
  *
  * Copyright (C) 2026 The dm-ssdstripe authors
  */
@@ -18,6 +21,8 @@
 #include <linux/module.h>
 
 #include "compat.h"
+#include "ssdstripe.h"
+#include "ssdstripe-geom.h"
 
 #define FIT_MAX_VECS 8
 
@@ -118,8 +123,53 @@ static void ssdstripe_fit_test(struct kunit *test)
 			__free_pages(pages[i], 1);
 }
 
+/* --- what a member takes at a sector ------------------------------------ */
+
+struct ssdstripe_max_case {
+	const char *what;
+	unsigned int max_sectors, chunk_sectors, lbs, pbs;
+	sector_t part_start, sector;	/* the partition's start, its sector */
+	unsigned int expected;
+};
+
+static const struct ssdstripe_max_case ssdstripe_max_cases[] = {
+	{ "whole disk, 4 KiB blocks, at 0", 256, 0, 512, 4096, 0, 0, 256 },
+	{ "partition at 2048, its sector 0", 128, 0, 512, 4096, 2048, 0, 128 },
+	{ "partition at 2049, its sector 0", 128, 0, 512, 4096, 2049, 0, 127 },
+	{ "partition at 2049, its sector 7", 128, 0, 512, 4096, 2049, 7, 128 },
+	{ "512 B blocks, odd sector", 255, 0, 512, 512, 0, 3, 255 },
+	{ "4 sectors to a chunk_sectors end", 128, 64, 512, 4096, 0, 60, 4 },
+	{ "chunk_sectors seen on the whole disk", 128, 64, 512, 512, 40, 20, 4 },
+	{ "no limit: a bio's byte count caps it", UINT_MAX, 0, 512, 4096, 0, 0,
+	  (UINT_MAX >> SECTOR_SHIFT) & ~7U },
+	{ "less than one logical block", 7, 0, 4096, 4096, 0, 0, 0 },
+};
+
+static void ssdstripe_max_desc(const struct ssdstripe_max_case *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ssdstripe_max, ssdstripe_max_cases, ssdstripe_max_desc);
+
+/* ssdstripe_bdev_max_at() asks this at the partition's start + sector. */
+static void ssdstripe_max_at_test(struct kunit *test)
+{
+	const struct ssdstripe_max_case *c = test->param_value;
+	struct queue_limits lim = {
+		.max_sectors = c->max_sectors,
+		.chunk_sectors = c->chunk_sectors,
+		.logical_block_size = c->lbs,
+		.physical_block_size = c->pbs,
+	};
+
+	KUNIT_EXPECT_EQ(test, ssdstripe_queue_max_at(&lim, c->part_start + c->sector),
+			c->expected);
+}
+
 static struct kunit_case ssdstripe_fit_test_cases[] = {
 	KUNIT_CASE_PARAM(ssdstripe_fit_test, ssdstripe_fit_gen_params),
+	KUNIT_CASE_PARAM(ssdstripe_max_at_test, ssdstripe_max_gen_params),
 	{}
 };
 
