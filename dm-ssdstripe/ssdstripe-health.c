@@ -631,6 +631,7 @@ void ssdstripe_inherit(struct ssdstripe_c *sc, struct ssdstripe_c *old)
 	write_seqcount_end(&sc->state_seq);
 	mutex_unlock(&sc->health_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(ssdstripe_inherit);
 
 /*
  * clear_errors: forget every member's errors, like "zpool clear".  Members

@@ -991,8 +991,120 @@ static void ssdstripe_hist_bucket_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdstripe_hist_bucket(c->us), c->bucket);
 }
 
+/* --- a reloaded table takes over what the old one knew ------------------ */
+
+/* A table of @n members over @devs at @offs, as the constructor leaves it. */
+static struct ssdstripe_c *ssdstripe_test_table(struct kunit *test, unsigned int n,
+						struct dm_dev **devs,
+						const sector_t *offs)
+{
+	struct ssdstripe_c *sc;
+	unsigned int i;
+
+	sc = kunit_kzalloc(test, struct_size(sc, member, n), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	sc->geom.members = n;
+	sc->next = kunit_kcalloc(test, n, sizeof(*sc->next), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc->next);
+	mutex_init(&sc->health_lock);
+	seqcount_mutex_init(&sc->state_seq, &sc->health_lock);
+	for (i = 0; i < n; i++) {
+		sc->member[i].dev = devs[i];
+		sc->member[i].offset = offs[i];
+		sc->member[i].stats = alloc_percpu(struct ssdstripe_stats);
+		KUNIT_ASSERT_NOT_NULL(test, sc->member[i].stats);
+	}
+	return sc;
+}
+
+static void ssdstripe_test_table_free(struct ssdstripe_c *sc)
+{
+	unsigned int i;
+
+	for (i = 0; i < sc->geom.members; i++)
+		free_percpu(sc->member[i].stats);
+}
+
+/*
+ * The old table: member 0 stalled (twice now), member 1 erroring.  The new
+ * one keeps member 0 where it was, has member 1's device at another
+ * offset, and a device new to the array.  Member 0 keeps its counters,
+ * errors and count of stalls but not the wait; the moved and the new
+ * member start afresh; nothing reads stalled, the array is ok.
+ */
+static void ssdstripe_inherit_test(struct kunit *test)
+{
+	static char bdev_tags[3];
+	struct dm_dev *d = kunit_kcalloc(test, 3, sizeof(*d), GFP_KERNEL);
+	struct dm_dev *old_devs[2], *new_devs[3];
+	const sector_t old_offs[] = { 0, 0 }, new_offs[] = { 0, 2048, 0 };
+	const sector_t same_offs[] = { 0, 0, 0 };
+	struct ssdstripe_c *old, *sc;
+	struct ssdstripe_member *om;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	/* Distinct bdev pointers: inherit only compares them. */
+	for (i = 0; i < 3; i++)
+		d[i].bdev = (struct block_device *)&bdev_tags[i];
+	old_devs[0] = &d[0];
+	old_devs[1] = &d[1];
+	new_devs[0] = &d[0];
+	new_devs[1] = &d[1];
+	new_devs[2] = &d[2];
+	old = ssdstripe_test_table(test, 2, old_devs, old_offs);
+	sc = ssdstripe_test_table(test, 3, new_devs, new_offs);
+
+	om = &old->member[0];
+	per_cpu_ptr(om->stats, 0)->ok = 1000;
+	per_cpu_ptr(om->stats, 0)->rw_ended = 990;
+	om->health.watching = true;
+	om->health.waiting_ms = 6000;
+	om->health.stalled = true;
+	om->health.stalls = 2;
+	om->health.state = SSDSTRIPE_STALLED;
+	om->state = SSDSTRIPE_STALLED;
+	om = &old->member[1];
+	atomic_set(&om->error_events, 3);
+	per_cpu_ptr(om->stats, 0)->failed = 3;
+	om->health.err = SSDSTRIPE_ERRLVL_ERRORING;
+	om->health.state = SSDSTRIPE_ERRORING;
+	om->state = SSDSTRIPE_ERRORING;
+	old->array_state = SSDSTRIPE_STALLED;
+
+	ssdstripe_inherit(sc, old);
+
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(sc->member[0].stats, 0)->ok, 1000);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(sc->member[0].stats, 0)->rw_ended, 990);
+	KUNIT_EXPECT_EQ(test, sc->member[0].stalls, 2);
+	KUNIT_EXPECT_EQ(test, sc->member[0].health.stalls, 2);
+	KUNIT_EXPECT_FALSE(test, sc->member[0].health.stalled);
+	KUNIT_EXPECT_FALSE(test, sc->member[0].health.watching);
+	KUNIT_EXPECT_EQ(test, sc->member[0].waiting_ms, 0);
+	KUNIT_EXPECT_EQ(test, sc->member[0].state, SSDSTRIPE_OK);
+	for (i = 1; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, sc->member[i].state, SSDSTRIPE_OK);
+		KUNIT_EXPECT_EQ(test, atomic_read(&sc->member[i].error_events), 0);
+		KUNIT_EXPECT_EQ(test, per_cpu_ptr(sc->member[i].stats, 0)->failed, 0);
+	}
+	KUNIT_EXPECT_EQ(test, sc->array_state, SSDSTRIPE_OK);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, sc->next[i].state, sc->member[i].state);
+
+	/* The erroring member at its old offset keeps its errors. */
+	ssdstripe_test_table_free(sc);
+	sc = ssdstripe_test_table(test, 3, new_devs, same_offs);
+	ssdstripe_inherit(sc, old);
+	KUNIT_EXPECT_EQ(test, sc->member[1].state, SSDSTRIPE_ERRORING);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sc->member[1].error_events), 3);
+	KUNIT_EXPECT_EQ(test, sc->array_state, SSDSTRIPE_ERRORING);
+	ssdstripe_test_table_free(sc);
+	ssdstripe_test_table_free(old);
+}
+
 static struct kunit_case ssdstripe_health_test_cases[] = {
 	KUNIT_CASE(ssdstripe_health_slow_onset_test),
+	KUNIT_CASE(ssdstripe_inherit_test),
 	KUNIT_CASE(ssdstripe_health_recovery_test),
 	KUNIT_CASE(ssdstripe_health_flapping_test),
 	KUNIT_CASE(ssdstripe_health_idle_test),
