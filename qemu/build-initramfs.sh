@@ -2,6 +2,7 @@
 # Build the busybox initramfs for the dm-ssdstripe QEMU rig.
 #
 #   qemu/build-initramfs.sh --abi ABI --out FILE [--module dm-ssdstripe.ko] [--perf]
+#                           [--sh-tool DIR]
 #
 # ABI is what qemu/fetch-kernel.sh printed; the kernel modules come from the
 # unpacked image in $SSDSTRIPE_CACHE/kernels/ABI.  Userland: busybox-static
@@ -12,7 +13,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
-abi='' out='' module='' perf=''
+abi='' out='' module='' perf='' sh_tool=''
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -20,6 +21,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--module) module=$2; shift 2 ;;
 	--perf) perf=1; shift ;;	# the benchmark's profile (linux-perf, 30 MB)
+	--sh-tool) sh_tool=$2; shift 2 ;;	# DIR/scripts: an older sh tool (run.sh --sh-tool)
 	*) echo "usage: $0 --abi ABI --out FILE [--module KO] [--perf]" >&2; exit 2 ;;
 	esac
 done
@@ -165,6 +167,13 @@ rm -rf "$root.tool"
 install -d "$root/usr/lib/ssdstripe"
 install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/lib/ssdstripe/ssdstripe.sh"
 install -m 0644 "$repo"/scripts/lib/*.sh "$repo/VERSION" "$root/usr/lib/ssdstripe/"
+# an older sh tool to compare with (run.sh --sh-tool): its entry finds its
+# library in lib/ beside it
+if [ -n "$sh_tool" ]; then
+	install -d "$root/usr/lib/ssdstripe-sh/lib"
+	install -m 0755 "$sh_tool/scripts/ssdstripe" "$root/usr/lib/ssdstripe-sh/ssdstripe.sh"
+	install -m 0644 "$sh_tool"/scripts/lib/*.sh "$sh_tool/VERSION" "$root/usr/lib/ssdstripe-sh/lib/"
+fi
 
 # ---- tests and init ----------------------------------------------------
 # the tests' own helpers (tests/integration/tools/*.c), static: the

@@ -7,7 +7,7 @@
 #               [--module KO] [--no-module] [--log FILE] [--mem MB]
 #               [--test-timeout SECS] [--guest-env VAR=VALUE,...] [--shard NAME]
 #               [--append 'KERNEL ARGS'] [--storage-hosts N [--storage-disks M]
-#               [--storage-disk-size SIZE] [--storage-mem MB]]
+#               [--storage-disk-size SIZE] [--storage-mem MB]] [--sh-tool COMMIT]
 #
 # --tests takes all (the default), GROUP or GROUP/NNN, comma separated
 # (tests/integration/list; all leaves out RUN: on-request tests); --quick
@@ -27,6 +27,9 @@
 # --disk-size) with nvmet over TCP on a point-to-point link of its own to the
 # test guest (QEMU socket netdevs on 127.0.0.1; 198.18.K.1 and .2 inside);
 # they end with the test guest, and their consoles are checked as its is.
+# --sh-tool COMMIT puts the sh tool of that commit (scripts/ssdstripe and
+# scripts/lib, from git) into the guest as /usr/lib/ssdstripe-sh/ssdstripe.sh,
+# for a test that compares the C program with it (tool/029's CPU cost).
 # --kernel debug boots the KASAN/lockdep/kmemleak kernel of qemu/debug-kernel
 # (built once, cached); the guest then also fails on any kmemleak report.
 # Steps: fetch the kernel image (qemu/fetch-kernel.sh), build dm-ssdstripe.ko
@@ -42,7 +45,7 @@ cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 . "$here/rig.sh"
 
 series=6.12 tests=all quick='' mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
-module='' no_module='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
+module='' no_module='' sh_tool='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
 storage_hosts=0 storage_disks=1 storage_disk_size='' storage_mem=512
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -68,6 +71,7 @@ while [ $# -gt 0 ]; do
 	--storage-disks) storage_disks=$2; shift 2 ;;
 	--storage-disk-size) storage_disk_size=$2; shift 2 ;;
 	--storage-mem) storage_mem=$2; shift 2 ;;
+	--sh-tool) sh_tool=$2; shift 2 ;;
 	-h|--help) sed -n '2,35p' "$0"; exit 0 ;;
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
@@ -162,14 +166,25 @@ fi
 
 perf=''
 [ "$mode" = bench ] && perf=1	# the benchmark profiles map and end_io
-initrd_key=$(cat "$here/build-initramfs.sh" ${module:+"$module"} | sha256sum | cut -c1-16)
+sh_dir=''
+if [ -n "$sh_tool" ]; then
+	sh_rev=$(git -C "$repo" rev-parse --verify -q "$sh_tool^{commit}") ||
+		die "--sh-tool $sh_tool: no such commit in $repo (a clone with its history is needed)"
+	sh_dir=$work/sh-tool
+	rm -rf "$sh_dir"
+	mkdir -p "$sh_dir"
+	git -C "$repo" archive "$sh_rev" scripts/ssdstripe scripts/lib VERSION | tar -x -C "$sh_dir" ||
+		die "--sh-tool $sh_tool: cannot export its scripts/"
+fi
+initrd_key=$( (cat "$here/build-initramfs.sh" ${module:+"$module"}; echo "${sh_rev:-}") | sha256sum | cut -c1-16)
 initrd_name=$abi-$tree_key-$initrd_key${perf:+-perf}.cpio.gz
 if [ -n "$tree_key" ] && [ -e "$built/$initrd_name" ]; then
 	initrd=$built/$initrd_name
 	log "initramfs of this tree for $abi: built before ($initrd)"
 else
 	initrd="$work/initramfs.cpio.gz"
-	"$here/build-initramfs.sh" --abi "$abi" --out "$initrd" ${module:+--module "$module"} ${perf:+--perf} ||
+	"$here/build-initramfs.sh" --abi "$abi" --out "$initrd" ${module:+--module "$module"} ${perf:+--perf} \
+		${sh_dir:+--sh-tool "$sh_dir"} ||
 		die "initramfs build failed"
 	[ -n "$tree_key" ] && publish "$initrd" "$initrd_name"
 fi
