@@ -146,18 +146,17 @@ static bool openers(const char *dev, char *buf, size_t len)
  * names a file to read the answer from instead: tests) */
 static void confirm(const char *name)
 {
-	const char *tty = getenv("SSDSTRIPE_TTY");
+	const char *tty = getenv("SSDSTRIPE_TTY"), *from = NULL;
 	char a[256] = "";
 	FILE *f;
 	int fd;
 
 	if (tty && *tty) {
-		f = fopen(tty, "re");
+		from = tty;
 	} else if ((fd = open("/dev/tty", O_RDONLY | O_CLOEXEC)) >= 0) {
-		f = fdopen(fd, "r");
-	} else if (isatty(0)) {
-		f = fdopen(dup(0), "r");
-	} else {
+		close(fd);
+		from = "/dev/tty";
+	} else if (!isatty(0)) {
 		die(EX_REFUSED, "sanitize refused: no terminal to type the array's name on (neither /dev/tty nor standard input); '%s sanitize --yes %s' confirms on the command line.  Nothing was erased",
 		    PROG, name);
 	}
@@ -165,6 +164,8 @@ static void confirm(const char *name)
 	fprintf(stderr, "Every member listed above will be erased for good.  Type the array's name (%s) to go on: ",
 		name);
 	fflush(stderr);
+	/* opened after the question: a FIFO's open waits for its writer */
+	f = from ? fopen(from, "re") : fdopen(dup(0), "r");
 	if (f) {
 		if (!fgets(a, sizeof(a), f))
 			a[0] = 0;
