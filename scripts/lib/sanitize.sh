@@ -17,8 +17,8 @@ The members are found by their labels, as assemble finds them.  Each
 drive's method is chosen from what the drive says it supports, crypto
 erase first:
   NVMe  Sanitize crypto erase, Format NVM crypto erase, Sanitize block
-        erase, Format NVM user data erase (nvme-cli: nvme sanitize,
-        nvme format --ses)
+        erase, Format NVM user data erase (the NVMe admin commands,
+        through the kernel's ioctl)
   SATA  ATA enhanced security erase, else security erase (hdparm)
   --method format|sanitize|ata   only that command (its best action)
 
