@@ -189,7 +189,9 @@ static bool fabric_transport(const char *sys, char *buf, size_t len)
 
 	if (!path_exists(sys, "nsid"))
 		return false;
-	if (pathf(d, sizeof(d), "%s/device", sys) && attr_at(d, "transport", buf, len))
+	if (!pathf(d, sizeof(d), "%s/device", sys))
+		return false;
+	if (attr_at(d, "transport", buf, len))
 		return true;
 	v = dir_names(d, &n);
 	for (i = 0; i < n; i++) {

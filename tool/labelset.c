@@ -461,6 +461,16 @@ static long member_pos(const char *l, const char *m)
 	}
 }
 
+/* the number of comma-separated words of LIST ("" none) */
+static uint64_t list_len(const char *list)
+{
+	uint64_t n = *list ? 1 : 0;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
 int lset_check(const struct lset *s, const char *uuid, struct lcheck *c)
 {
 	static const struct {
@@ -519,6 +529,11 @@ int lset_check(const struct lset *s, const char *uuid, struct lcheck *c)
 				      (unsigned long long)(num(r, LK_OFFSET) + num(r, LK_DATA)));
 	}
 	count = num(ref, LK_COUNT);
+	/* the writer makes count the length of the member list; a label
+	 * that says otherwise was not written by it */
+	if (count != list_len(lrec_f(ref, LK_MEMBERS)))
+		return refuse(c, "%s: count %s but %llu members listed (damaged label)", ref->dev,
+			      lrec_f(ref, LK_COUNT), (unsigned long long)list_len(lrec_f(ref, LK_MEMBERS)));
 	seen = calloc(count + 1, sizeof(*seen));
 	if (!seen)
 		die(EX_FAILED, "out of memory");

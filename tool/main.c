@@ -127,6 +127,10 @@ int main(int argc, char **argv)
 
 	if (argc < 1)
 		return EX_USAGE;
+	/* each line out when it is said, as the sh tool's were: progress of
+	 * a long erase or copy reaches a log or a pipe at once, and is not
+	 * lost with a buffer when the process is killed */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		say("%s %s (label version %d)", PROG, SSDSTRIPE_VERSION, LABEL_VERSION);

@@ -135,8 +135,8 @@ const char *nvme_strerror(int rc, char *buf, size_t len)
 		{ 0x2, "Invalid Field in Command" },
 		{ 0x6, "Internal Error" },
 		{ 0xb, "Invalid Namespace or Format" },
-		{ 0x1d, "Sanitize Failed" },
-		{ 0x1e, "Sanitize In Progress" },
+		{ 0x1c, "Sanitize Failed" },
+		{ 0x1d, "Sanitize In Progress" },
 		{ 0x20, "Namespace is Write Protected" },
 		{ 0x10a, "Invalid Format" },
 	};

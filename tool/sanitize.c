@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <linux/fs.h>
@@ -49,6 +50,7 @@ struct sz_args {
 struct sz_member {
 	unsigned int k;
 	const char *dev;
+	dev_t rdev;		/* the device listed: the one held and erased */
 	struct erase_plan p;
 	char ident[2048];
 };
@@ -228,9 +230,11 @@ static void recheck(const char *name, const char *u, const struct sz_member *m, 
  * K of array U, the same drive as when the plan was listed, the array not
  * active, the device not in use nor open; else, saying why, false
  */
-static bool recheck_one(const char *name, const char *u, const struct sz_member *m, int fd)
+static bool recheck_one(const char *name, const char *u, const struct sz_member *m, int fd,
+			const char *want)
 {
 	char why[1024], line[2048], w[1200], *act = active_of(u);
+	struct erase_plan p;
 	struct ident d;
 
 	if (act) {
@@ -260,6 +264,14 @@ static bool recheck_one(const char *name, const char *u, const struct sz_member 
 	if (fd < 0) {
 		warn("member %u, %s: not erased: it is in use since the list above (another program holds it open exclusively)",
 		     m->k, m->dev);
+		return false;
+	}
+	/* the drive's answers again: a namespace made since, a controller
+	 * shared since, would change what its erase reaches */
+	if (!erase_plan(m->dev, &d, want, &p) || p.m != m->p.m || p.lbaf != m->p.lbaf ||
+	    p.ms != m->p.ms || p.pi != m->p.pi || p.pil != m->p.pil) {
+		warn("member %u, %s: not erased: its drive no longer answers as it did when the list above was made (%s)",
+		     m->k, m->dev, p.no[0] ? p.no : erase_words(p.m));
 		return false;
 	}
 	return true;
@@ -442,6 +454,11 @@ int cmd_sanitize(int argc, char **argv)
 			ident_none(&d);
 		m[nm].k = k;
 		m[nm].dev = r->dev;
+		{
+			struct stat st;
+
+			m[nm].rdev = stat(r->dev, &st) ? 0 : st.st_rdev;
+		}
 		if (erase_plan(r->dev, &d, a.method, &m[nm].p)) {
 			nm++;
 		} else {
@@ -486,7 +503,16 @@ int cmd_sanitize(int argc, char **argv)
 			close(fd);
 			fd = -1;
 		}
-		if (!recheck_one(name, u, &m[i], fd)) {
+		/* the name may point at another device than the one listed */
+		if (fd >= 0 && st.st_rdev != m[i].rdev) {
+			warn("member %u, %s: not erased: it is another device (%u:%u) than the one listed (%u:%u)",
+			     m[i].k, m[i].dev, major(st.st_rdev), minor(st.st_rdev), major(m[i].rdev),
+			     minor(m[i].rdev));
+			close(fd);
+			rc = EX_FAILED;
+			continue;
+		}
+		if (!recheck_one(name, u, &m[i], fd, a.method)) {
 			if (fd >= 0)
 				close(fd);
 			rc = EX_FAILED;

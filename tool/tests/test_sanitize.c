@@ -39,6 +39,7 @@
 struct drive {
 	uint8_t ctrl[NVME_ID_SIZE], ns[NVME_ID_SIZE];
 	unsigned int nns;		/* allocated namespaces */
+	bool no_nslist;			/* CNS 0x10 not answered */
 	const uint8_t (*logs)[4];	/* Sanitize Status logs, the last repeated */
 	size_t nlogs, nread;
 	int rc;				/* what format and sanitize answer */
@@ -90,6 +91,8 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		memset(buf, 0, NVME_ID_SIZE);
 		switch (c->cdw10 & 0xff) {
 		case 0x01:
+			/* Identify Controller names no namespace */
+			assert_int_equal(c->nsid, 0);
 			memcpy(buf, drv.ctrl, NVME_ID_SIZE);
 			return 0;
 		case 0x00:
@@ -97,6 +100,9 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 			memcpy(buf, drv.ns, NVME_ID_SIZE);
 			return 0;
 		case 0x10:
+			/* a drive without namespace management cannot list them */
+			if (drv.no_nslist)
+				return 0x2;
 			nslist(buf, c->nsid, drv.nns);
 			return 0;
 		case 0x02:
@@ -115,6 +121,8 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		return 0;
 	case 0x80:
 		assert_true(drv.ncmds < 8);
+		/* nothing above LBAFU (bits 13:12) */
+		assert_int_equal(c->cdw10 >> 14, 0);
 		/* as nvme-cli's arguments say it */
 		snprintf(drv.cmds[drv.ncmds++], 128, "format nsid=%u --ses=%u --lbaf=%u --ms=%u --pi=%u --pil=%u",
 			 c->nsid, c->cdw10 >> 9 & 7, (c->cdw10 & 15) | (c->cdw10 >> 12 & 3) << 4,
@@ -122,6 +130,8 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		return drv.rc;
 	case 0x84:
 		assert_true(drv.ncmds < 8);
+		/* SANACT alone: no AUSE, no overwrite pass count, no NDAS */
+		assert_int_equal(c->cdw10 & ~7U, 0);
 		snprintf(drv.cmds[drv.ncmds++], 128, "sanitize --sanact=%u", c->cdw10 & 7);
 		return drv.rc;
 	}
@@ -182,6 +192,16 @@ static void test_nvme_plans(void **state)
 	nvme_case(0x6, 1, 2, 2, 0, 0);	/* and a format that reaches both */
 	assert_string_equal(plan(NULL),
 			    "NO: the drive has 2 namespaces, and NVMe Format NVM, user data erase (nvme format --ses=1) would erase all of them");
+	/* the namespaces cannot be listed: neither a sanitize nor a format
+	 * that reaches every namespace */
+	nvme_case(0x16, 3, 4, 1, 0, 0);
+	drv.no_nslist = true;
+	starts(plan(NULL), "format-crypto ");
+	assert_string_equal(plan("sanitize"),
+			    "NO: its namespaces cannot be listed (Identify, allocated namespaces), and NVMe Sanitize, block erase (nvme sanitize --sanact=2) would erase all of them");
+	nvme_case(0x16, 3, 5, 1, 0, 0);
+	drv.no_nslist = true;
+	starts(plan(NULL), "NO: its namespaces cannot be listed (Identify, allocated namespaces)");
 	nvme_case(0x4, 0, 0, 1, 0, 0);
 	starts(plan(NULL), "NO: the drive supports no erase command");
 	nvme_case(0x2, 0, 0, 1, 0x12, 9);	/* the format in use kept */
