@@ -145,8 +145,10 @@ cp "$kroot/lib/modules/$abi/modules.builtin" "$kroot/lib/modules/$abi/modules.or
 if [ -n "$module" ]; then
 	[ -e "$module" ] || die "module $module not found"
 	mkdir -p "$mroot/extra"
-	cp "$module" "$mroot/extra/"
-	log "including $(basename "$module")"
+	# by the module's own name: run.sh's build cache keeps it as
+	# ABI-TREEKEY.ko, which modprobe dm-ssdstripe would not find
+	cp "$module" "$mroot/extra/dm-ssdstripe.ko"
+	log "including $(basename "$module") as dm-ssdstripe.ko"
 else
 	log "no dm-ssdstripe module given: guest tests will use the kernel's striped target"
 	echo striped >"$root/etc/ssdstripe-target"
