@@ -147,7 +147,7 @@ struct rep {
 
 static struct json_object *jfixed(double v, const char *fmt)
 {
-	char b[64];
+	char b[330];	/* %.2f of the largest double */
 
 	snprintf(b, sizeof(b), fmt, v);
 	return json_object_new_double_s(v, b);
