@@ -88,6 +88,26 @@ static void on_signal(int sig)
 	io_stop = 1;
 }
 
+/*
+ * io_signals: SIGINT and SIGTERM end the reports with exit 130, as the sh
+ * tool's trap did; one ignored when the command started stays ignored
+ * (a job a script put in the background ignores SIGINT), as the shell
+ * kept it
+ */
+static void io_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 /* the uptime in seconds, as /proc/uptime says it */
 static double uptime(void)
 {
@@ -112,7 +132,6 @@ static void io_sleep(unsigned long long s)
 int cmd_iostat(int argc, char **argv)
 {
 	struct io_args a = { .mode = IOREP_TEXT };
-	struct sigaction sa;
 	struct iorep r;
 	unsigned long long k;
 	char **all = NULL;
@@ -141,11 +160,7 @@ int cmd_iostat(int argc, char **argv)
 		iorep_add(&r, a.names.v[i], s);
 		free(s);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	io_signals();
 
 	iorep_report(&r, uptime(), (long long)time(NULL), stdout);
 	for (k = 0;; k++) {
