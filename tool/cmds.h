@@ -11,6 +11,7 @@ int cmd_wipe(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
+int cmd_create(int argc, char **argv);
 
 /* help_of: the command's help, from the one place it is written */
 void help_of(void);

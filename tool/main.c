@@ -33,6 +33,7 @@ static const struct builtin builtins[] = {
 	{ "examine", cmd_examine },
 	{ "history", cmd_history },
 	{ "replace", cmd_replace },
+	{ "create", cmd_create },
 };
 
 /*
