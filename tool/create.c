@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arraylabels.h"
 #include "blk.h"
 #include "cmds.h"
 #include "dev.h"
@@ -173,73 +174,6 @@ static bool hold(const char *dev, struct mdev *m)
 	}
 	m->rdev = st.st_rdev;
 	return true;
-}
-
-/* ---- the labels ----------------------------------------------------------- */
-/* a new label's fields: the array's, every member's drive */
-struct newlab {
-	const char *name, *uuid, *chunk, *offset, *data, *members, *created, *gen, *op;
-	unsigned int count;
-	char text[LABEL_BLOCK + 1];
-};
-
-/*
- * labels_make: the label of member I (of devs M, N of them) into TEXTS[I],
- * each recording every member's drive; false, with WHY, when a label
- * would not fit its block (then none is written)
- */
-static bool labels_make(const struct mdev *m, unsigned int n, const struct newlab *nl,
-			char (*texts)[LABEL_BLOCK + 1], char *why, size_t wl)
-{
-	struct label l;
-	char idx[16], cnt[16], line[2048], *ml, *save = NULL, *w, **mem;
-	unsigned int i, nm = 0;
-	bool ok = true;
-
-	memset(&l, 0, sizeof(l));
-	snprintf(cnt, sizeof(cnt), "%u", nl->count);
-	l.f[LK_UUID] = (char *)nl->uuid;
-	l.f[LK_NAME] = (char *)nl->name;
-	l.f[LK_COUNT] = cnt;
-	l.f[LK_CHUNK] = (char *)nl->chunk;
-	l.f[LK_OFFSET] = (char *)nl->offset;
-	l.f[LK_DATA] = (char *)nl->data;
-	l.f[LK_MEMBERS] = (char *)nl->members;
-	l.f[LK_CREATED] = (char *)nl->created;
-	l.f[LK_GEN] = (char *)nl->gen;
-	l.f[LK_OP] = (char *)nl->op;
-	l.ndrives = n;
-	l.drives = xmalloc(n * sizeof(*l.drives));
-	mem = xmalloc(n * sizeof(*mem));
-	for (i = 0; i < n; i++) {
-		struct ident d;
-
-		if (!ident_of(m[i].dev, &d))
-			ident_none(&d);
-		ident_line(&d, line, sizeof(line));
-		l.drives[i].k = i;
-		l.drives[i].ident = xstrdup(line);
-	}
-	ml = xstrdup(nl->members);
-	for (w = strtok_r(ml, ",", &save); w && nm < n; w = strtok_r(NULL, ",", &save))
-		mem[nm++] = w;
-	for (i = 0; i < n && ok; i++) {
-		snprintf(idx, sizeof(idx), "%u", i);
-		l.f[LK_INDEX] = idx;
-		l.f[LK_MEMBER] = i < nm ? mem[i] : "";
-		memset(texts[i], 0, sizeof(texts[i]));
-		if (label_format(&l, texts[i], sizeof(texts[i])) < 0) {
-			snprintf(why, wl, "a label of these %u member%s would take %zu bytes, more than the %d of its block (each label records every member's drive): use fewer members",
-				 nl->count, plural_s(nl->count), label_length(&l), LABEL_BLOCK);
-			ok = false;
-		}
-	}
-	for (i = 0; i < n; i++)
-		free(l.drives[i].ident);
-	free(l.drives);
-	free(mem);
-	free(ml);
-	return ok;
 }
 
 /* ---- the kernel's side ------------------------------------------------------ */
@@ -534,6 +468,19 @@ static void op_discard(const struct mdev *m, uint64_t from)
 		say("member %s: %s spare area discarded", bare(m->dev), human(hs, sizeof(hs), len));
 }
 
+/* devs_of: the paths of M (N of them), an array that lives as long as M's paths */
+static char **devs_of(const struct mdev *m, unsigned int n)
+{
+	static char **v;
+	unsigned int i;
+
+	free(v);
+	v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = m[i].dev;
+	return v;
+}
+
 static void release(struct mdev *m, unsigned int n)
 {
 	unsigned int i;
@@ -798,7 +745,7 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 	nl.gen = "1";
 	nl.op = a->op;
 	texts = xmalloc((n ? n : 1) * sizeof(*texts));
-	if (!labels_make(m, n, &nl, texts, why, sizeof(why)))
+	if (!labels_make(devs_of(m, n), n, NULL, &nl, texts, why, sizeof(why)))
 		die(EX_REFUSED, "%s; create refused; nothing was written", why);
 	forced_say();
 	load_module();
@@ -1258,7 +1205,7 @@ static int create_clean(const struct cr_args *a, uint64_t chunk)
 	 */
 	nl.name = name;
 	texts = xmalloc((n ? n : 1) * sizeof(*texts));
-	if (!labels_make(m, n, &nl, texts, why, sizeof(why)))
+	if (!labels_make(devs_of(m, n), n, NULL, &nl, texts, why, sizeof(why)))
 		die(EX_REFUSED, "%s; create --assume-clean refused; nothing was written", why);
 	load_module();
 	/* the lost labels first: a run cut short leaves the survivors as they were */
