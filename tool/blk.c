@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/blkpg.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,32 @@ char **blk_partitions(const char *dev, size_t *n)
 bool blk_drop_partitions(int fd)
 {
 	return !ioctl(fd, BLKRRPART, 0);
+}
+
+int blk_del_partitions(int fd, const char *dev)
+{
+	size_t n, i;
+	char **v = blk_partitions(dev, &n), f[PATH_MAX], num[16];
+	int e = 0;
+
+	for (i = 0; i < n; i++) {
+		struct blkpg_partition p;
+		struct blkpg_ioctl_arg a;
+
+		if (!pathf(f, sizeof(f), "/sys/class/block/%s", v[i]) ||
+		    !attr_at(f, "partition", num, sizeof(num)))
+			continue;
+		memset(&p, 0, sizeof(p));
+		memset(&a, 0, sizeof(a));
+		p.pno = atoi(num);
+		a.op = BLKPG_DEL_PARTITION;
+		a.datalen = sizeof(p);
+		a.data = &p;
+		if (ioctl(fd, BLKPG, &a))
+			e = errno;
+	}
+	names_free(v, n);
+	return e;
 }
 
 int blk_zero(int fd, uint64_t start, uint64_t n)

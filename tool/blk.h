@@ -23,6 +23,11 @@ bool blk_built_on(const char *dev, unsigned int ma, unsigned int mi);
 char **blk_partitions(const char *dev, size_t *n);
 /* the partitions the kernel shows dropped after the table was zeroed */
 bool blk_drop_partitions(int fd);
+/*
+ * the kernel's partitions of DEV, the whole disk open as FD, deleted one
+ * by one (BLKPG, as partx -d): 0, or the errno of the last that failed
+ */
+int blk_del_partitions(int fd, const char *dev);
 /* zero N sectors from START through FD, and fsync: 0 or errno */
 int blk_zero(int fd, uint64_t start, uint64_t n);
 /* discard N sectors from START: 0 or errno */

@@ -296,3 +296,57 @@ char *dev_of_majmin(const char *mm)
 	free(r);
 	return d;
 }
+
+/* is_candidate: a device a label could be on, as the sh tool's candidates() */
+static bool is_candidate(const char *name, void *ctx)
+{
+	static const char *const skip[] = { "ram", "zram", "sr", "fd", "nbd" };
+	char dir[PATH_MAX], v[256], sub[PATH_MAX];
+	char **h;
+	size_t i, nh;
+
+	(void)ctx;
+	if (!pathf(dir, sizeof(dir), "/sys/class/block/%s", name) || !path_exists(dir, "dev"))
+		return false;
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strncmp(name, skip[i], strlen(skip[i])))
+			return false;
+	if (!strncmp(name, "loop", 4) && !path_exists(dir, "loop/backing_file"))
+		return false;
+	if (attr_at(dir, "hidden", v, sizeof(v)) && !strcmp(v, "1"))
+		return false;
+	/* a held device is seen through its holder (dm-linear, multipath):
+	 * reading it too would show every label twice */
+	if (!pathf(sub, sizeof(sub), "%s/holders", dir))
+		return false;
+	h = dir_names(sub, &nh);
+	names_free(h, nh);
+	if (nh)
+		return false;
+	if (!attr_at(dir, "size", v, sizeof(v)) || strtoull(v, NULL, 10) <= 4096)
+		return false;
+	/* our own arrays are not members of anything */
+	if (attr_at(dir, "dm/uuid", v, sizeof(v)) && !strncmp(v, "SSDSTRIPE-", 10))
+		return false;
+	return true;
+}
+
+char **dev_candidates(size_t *n)
+{
+	size_t nb, nk, i;
+	char **all = block_names(&nb), **v = names_keep(all, nb, is_candidate, NULL, &nk), **out = NULL;
+
+	*n = 0;
+	for (i = 0; i < nk; i++) {
+		char *p = dev_path(v[i]);
+
+		if (!p)
+			continue;
+		out = realloc(out, (*n + 1) * sizeof(*out));
+		if (!out)
+			die(EX_FAILED, "out of memory");
+		out[(*n)++] = p;
+	}
+	names_free(v, nk);
+	return out;
+}

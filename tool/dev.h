@@ -52,6 +52,12 @@ void names_free(char **v, size_t n);
  * the others freed */
 char **names_keep(char **v, size_t n, bool (*keep)(const char *name, void *ctx), void *ctx,
 		  size_t *kept);
+/*
+ * dev_candidates: the /dev paths of every block device a label could be
+ * on (whole disks, partitions, dm; not held, not our arrays, larger than
+ * the label area and tail), in kernel-name order
+ */
+char **dev_candidates(size_t *n);
 /* the /dev path of block device MAJ:MIN (dm devices by name); NULL none */
 char *dev_of_majmin(const char *mm);
 

@@ -253,3 +253,15 @@ char **ident_find(const struct ident *i, size_t *n)
 	names_free(names, nn);
 	return found;
 }
+
+bool ident_switched_copy(const char *dev, uint64_t gen, uint64_t maxgen, bool replacing,
+			 const struct ident *rec)
+{
+	struct ident d;
+
+	if (maxgen <= gen || replacing || !ident_known(rec))
+		return false;
+	if (!ident_of(dev, &d))
+		return false;
+	return ident_match(&d, rec);
+}

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct ident {
 	char size[24];		/* sectors (a partition's own); "" unknown */
@@ -41,6 +42,17 @@ void ident_words(const struct ident *i, char *buf, size_t len);
 void ident_full(const struct ident *i, char *buf, size_t len);
 /* ident_find: the kernel names of the devices that are the drive I records */
 char **ident_find(const struct ident *i, size_t *n);
+/*
+ * ident_switched_copy: a label of state copying, of generation GEN, on
+ * DEV is its member's now: the newest labels (of generation MAXGEN,
+ * REPLACING: they mark a replace) are newer, mark no replace, and record
+ * REC, DEV's drive, for the member: a switch cut short after it wrote the
+ * other members' labels (Documentation/ssdstripe-label.rst, "Replacing a
+ * member").  The one rule, for replace --finish and create --assume-clean
+ * (assemble's, in sh, is switched_copy)
+ */
+bool ident_switched_copy(const char *dev, uint64_t gen, uint64_t maxgen, bool replacing,
+			 const struct ident *rec);
 /* ident_clean: S as printable words joined by SEP, in place */
 void ident_clean(char *s, char sep);
 

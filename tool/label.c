@@ -347,12 +347,12 @@ const char *label_drive(const struct label *l, unsigned int k)
 	return NULL;
 }
 
-long label_format(const struct label *l, char *buf, size_t len)
+/* label_body: the text of label L before its checksum line (malloc'd) */
+static char *label_body(const struct label *l, size_t *bl)
 {
-	char *body = NULL, hex[65];
-	size_t bl = 0, i;
-	FILE *f = open_memstream(&body, &bl);
-	long n;
+	char *body = NULL;
+	size_t i;
+	FILE *f = open_memstream(&body, bl);
 
 	if (!f)
 		die(EX_FAILED, "out of memory");
@@ -375,12 +375,31 @@ long label_format(const struct label *l, char *buf, size_t len)
 	fputc('\n', f);
 	if (fclose(f))
 		die(EX_FAILED, "out of memory");
+	return body;
+}
+
+long label_format(const struct label *l, char *buf, size_t len)
+{
+	char *body, hex[65];
+	size_t bl = 0;
+	long n;
+
+	body = label_body(l, &bl);
 	sha256_hex(body, bl, hex);
 	n = snprintf(buf, len, "%schecksum=sha256:%s\n", body, hex);
 	free(body);
 	if (n < 0 || (size_t)n >= len || n > LABEL_BLOCK)
 		return -1;
 	return n;
+}
+
+size_t label_length(const struct label *l)
+{
+	size_t bl = 0;
+	char *body = label_body(l, &bl);
+
+	free(body);
+	return bl + strlen("checksum=sha256:") + 64 + 1;
 }
 
 int label_write_fd(int fd, const char text[LABEL_BLOCK])

@@ -102,6 +102,9 @@ const char *label_drive(const struct label *l, unsigned int k);
  */
 long label_format(const struct label *l, char *buf, size_t len);
 
+/* label_length: the bytes of label L's text, whether it fits its block or not */
+size_t label_length(const struct label *l);
+
 /* sha256_hex: the SHA-256 of DATA as 64 hex digits and a NUL in HEX */
 void sha256_hex(const void *data, size_t len, char hex[65]);
 

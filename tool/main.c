@@ -35,6 +35,7 @@ static const struct builtin builtins[] = {
 	{ "replace", cmd_replace },
 	{ "sanitize", cmd_sanitize },
 	{ "iostat", cmd_iostat },
+	{ "create", cmd_create },
 };
 
 /*

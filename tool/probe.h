@@ -15,6 +15,12 @@
  * Our label (text at 4-8 KiB, the first 4 KiB zero) matches no signature.
  */
 bool foreign_signature(const char *dev, char *buf, size_t len);
+/*
+ * probe_setup: with SSDSTRIPE_NO_BLKID set (tests), say once that only
+ * the common signatures' magic numbers are checked (foreign_signature
+ * then checks those alone, as the sh tool did without util-linux blkid)
+ */
+void probe_setup(void);
 
 /* mounted_on: where device MA:MI is mounted (mountinfo), into BUF */
 bool mounted_on(unsigned int ma, unsigned int mi, char *buf, size_t len);

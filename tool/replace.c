@@ -2295,7 +2295,7 @@ static bool finish_label(void)
 {
 	char **devs;
 	struct label l, o;
-	struct ident d, rec;
+	struct ident rec;
 	unsigned int i, j;
 	uint64_t g = 0;
 	bool done = false, ok;
@@ -2314,8 +2314,6 @@ static bool finish_label(void)
 			label_free(&l);
 			continue;
 		}
-		if (!ident_of(devs[i], &d))
-			ident_none(&d);
 		ok = false;
 		for (j = 0; j < A.n; j++) {
 			if (j == i || label_read(devs[j], &o) != LABEL_OK) {
@@ -2323,10 +2321,10 @@ static bool finish_label(void)
 					label_free(&o);
 				continue;
 			}
-			if (label_num(&o, LK_GEN) > label_num(&l, LK_GEN) && !o.f[LK_REPLACING] &&
-			    label_drive(&o, i)) {
+			if (label_drive(&o, i)) {
 				ident_parse(label_drive(&o, i), &rec);
-				if (ident_match(&d, &rec)) {
+				if (ident_switched_copy(devs[i], label_num(&l, LK_GEN), label_num(&o, LK_GEN),
+							o.f[LK_REPLACING] != NULL, &rec)) {
 					ok = true;
 					if (label_num(&o, LK_GEN) > g)
 						g = label_num(&o, LK_GEN);

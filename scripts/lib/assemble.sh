@@ -200,7 +200,8 @@ set_switched() {
 # generation GEN, on DEV is its member's now: the newest labels (of
 # generation MAXGEN, REPLACING their replace marker) are newer, mark no
 # replace, and record DEV's drive for the member (I_*, which the caller
-# sets from them).  The one rule, for assemble and create --assume-clean
+# sets from them).  The rule of ident_switched_copy (tool/ident.c), which
+# replace --finish and create --assume-clean apply in C
 switched_copy() {
 	[ "$3" -gt "${2:-0}" ] && [ -z "$4" ] && ident_known || return 1
 	ident_of "$1" || return 1

@@ -176,30 +176,7 @@ function json_str(s,   i, n, c, o) {
 # json_str STRING: STRING as a JSON string (AWK_JSON's json_str)
 json_str() { _JSON_S=$1 awk "$AWK_JSON"'BEGIN { printf "%s", json_str(ENVIRON["_JSON_S"]) }'; }
 
-# ---- size parsing ------------------------------------------------------
-# to_sectors SIZE: 128s, 64K, 1M, 1G, 1T (binary units, an optional
-# trailing B or iB: 64KiB), plain number = KiB (as mdadm --chunk)
-to_sectors() {
-	local _ts _tm
-	_ts=${1%[iI][bB]}
-	[ "$_ts" = "$1" ] && case $_ts in *[kKmMgGtT][bB]) _ts=${_ts%?} ;; esac
-	case $_ts in
-	*[sS]) _ts=${_ts%?}; _tm=1 ;;
-	*[kK]) _ts=${_ts%?}; _tm=2 ;;
-	*[mM]) _ts=${_ts%?}; _tm=2048 ;;
-	*[gG]) _ts=${_ts%?}; _tm=2097152 ;;
-	*[tT]) _ts=${_ts%?}; _tm=2147483648 ;;
-	*) _tm=2 ;;
-	esac
-	case $_ts in '' | *[!0-9]*) return 1 ;; esac
-	# shell arithmetic reads a leading 0 as octal
-	while :; do case $_ts in 0?*) _ts=${_ts#0} ;; *) break ;; esac; done
-	[ ${#_ts} -le 9 ] || return 1
-	_ts=$((_ts * _tm))
-	# the kernel's chunk_sectors is 32 bits
-	[ "$_ts" -lt 4294967296 ] || return 1
-	echo "$_ts"
-}
+# ---- sizes -------------------------------------------------------------
 human() { # sectors -> "1.5 GiB"
 	awk -v s="$1" 'BEGIN {
 		b = s * 512; split("B KiB MiB GiB TiB PiB", u, " "); i = 1

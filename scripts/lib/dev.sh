@@ -17,21 +17,6 @@ sysdir() {
 }
 majmin() { cat "$(sysdir "$1")/dev"; }
 devsize() { cat "$(sysdir "$1")/size"; }	# sectors
-# queue directory (a partition uses its disk's)
-queuedir() {
-	local _qd
-	_qd=$(sysdir "$1") || return 1
-	[ -e "$_qd/partition" ] && _qd=${_qd%/*}
-	echo "$_qd/queue"
-}
-lbs_sectors() { echo $(($(cat "$(queuedir "$1")/logical_block_size") / 512)); }
-# physical block size in sectors (the logical one where sysfs has none)
-pbs_sectors() {
-	local _pb
-	_pb=$(cat "$(queuedir "$1")/physical_block_size" 2>/dev/null) || _pb=0
-	[ "$_pb" -ge 512 ] 2>/dev/null || { lbs_sectors "$1"; return; }
-	echo $((_pb / 512))
-}
 # canonical /dev path of a device given as a path or a name
 canon() {
 	local _cn_s
@@ -115,22 +100,4 @@ candidates() {
 		case $(cat "$_c/dm/uuid" 2>/dev/null) in "$DM_UUID_PREFIX"*) continue ;; esac
 		devpath "$_cn"
 	done
-}
-
-# partitions_of DEV: kernel names of the partitions of a whole disk
-partitions_of() {
-	local _po_s _po_p
-	_po_s=$(sysdir "$1") || return 0
-	for _po_p in "$_po_s"/"${_po_s##*/}"*; do
-		[ -e "$_po_p/partition" ] && echo "${_po_p##*/}"
-	done
-	return 0
-}
-
-# zero_range DEV START SECTORS: zero them; dd's own error on stderr
-zero_range() {
-	local _zr_e
-	_zr_e=$(dd if=/dev/zero of="$1" bs=512 seek="$2" count="$3" conv=notrunc,fsync 2>&1) && return 0
-	printf '%s\n' "$_zr_e" | grep -vE 'records (in|out)|bytes .* copied' >&2
-	return 1
 }

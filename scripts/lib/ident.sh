@@ -128,11 +128,11 @@ ident_match() {
 # name a member's drive: "Samsung SSD 990 PRO, serial S6Z2NJ0W",
 # "a device-mapper device, no serial", "..., partition 2"
 ident_words() {
-	local _iw_t _iw_s _iw_p _iw_m
+	local _iw_t _iw_id _iw_s _iw_p _iw_m
 	if [ "${1:-}" = D ]; then
-		_iw_t=$D_TYPE _iw_id=$D_ID _iw_s=$D_SERIAL _iw_p=$D_PART _iw_m=$D_MODEL _iw_size=$D_SIZE
+		_iw_t=$D_TYPE _iw_id=$D_ID _iw_s=$D_SERIAL _iw_p=$D_PART _iw_m=$D_MODEL
 	else
-		_iw_t=$I_TYPE _iw_id=$I_ID _iw_s=$I_SERIAL _iw_p=$I_PART _iw_m=$I_MODEL _iw_size=$I_SIZE
+		_iw_t=$I_TYPE _iw_id=$I_ID _iw_s=$I_SERIAL _iw_p=$I_PART _iw_m=$I_MODEL
 	fi
 	if [ -n "$_iw_s" ]; then
 		IW="${_iw_m:+$_iw_m, }serial $_iw_s"
@@ -146,13 +146,6 @@ ident_words() {
 	fi
 	[ -n "$_iw_p" ] && IW="$IW, partition $_iw_p"
 	return 0
-}
-# ident_full [D]: IW = ident_words, and the id and size: what a refusal
-# that compares two drives shows
-ident_full() {
-	ident_words "${1:-}"
-	case $_iw_id in dm-uuid:*) _iw_id='' ;; esac
-	IW="$IW${_iw_id:+, id $_iw_id}, ${_iw_size:-?} sectors"
 }
 
 # rec_ident UUID K: I_* = what the labels of array UUID collected in

@@ -2,10 +2,10 @@
 # shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: the on-disk label (Documentation/ssdstripe-label.rst):
-# reading, checking and making one, and reading every device's.
+# reading and checking one, and reading every device's.
 
 MAGIC=SSDSTRIPE-LABEL
-LABEL_VERSION=2			# what this tool writes
+LABEL_VERSION=2			# what this tool writes (tool/label.h)
 LABEL_READS='1 and 2'		# the versions it reads
 LABEL_BLOCK=4096		# bytes; the label is the second 4 KiB block
 DATA_OFFSET=2048		# sectors (1 MiB): data start on every member
@@ -19,8 +19,8 @@ label_text() {
 sha256() { sha256sum | cut -d' ' -f1; }
 
 # The label's fields, in the order of its text: KEY=value in the label,
-# L_NAME-style variable in the tool.  read_label sets them, label_block
-# writes them, and nothing else knows a label's layout.  Version 2 added
+# L_NAME-style variable in the tool.  read_label sets them (the tool's C
+# part, tool/label.c, writes labels).  Version 2 added
 # generation (GEN; 0 for a version 1 label) and, after the keys, one
 # drive.K line per member K: the identity of its drive (ident.sh), which
 # read_label gives as L_DRIVES, a "K=identity" line per member.
@@ -36,7 +36,12 @@ replaced_by:REPBY replaced_at:REPAT overprovision:OP'
 # overprovision (create --overprovision: the percentage of each member
 # kept spare past its data, which data_sectors already leaves out; a tool
 # that does not know the key assembles the array all the same).
-LABEL_OPTIONAL=' STATE REPLACING REPBY REPAT OP '
+# the fields' variables, empty until a label is read (read_label and
+# label_rec set them by name, which shellcheck cannot follow)
+# shellcheck disable=SC2034 # some are read only as fields of label records (awk)
+L_UUID='' L_NAME='' L_MEMBER='' L_INDEX='' L_COUNT='' L_CHUNK='' L_OFFSET='' \
+	L_DATA='' L_MEMBERS='' L_CREATED='' L_GEN='' L_STATE='' L_REPLACING='' \
+	L_REPBY='' L_REPAT='' L_OP=''
 
 # read_label DEV: sets L_* (and L_VERSION, L_DRIVES) from DEV's label.
 # Returns 0 valid, 1 no label, 2 damaged (L_ERR says why), 3 unsupported
@@ -97,69 +102,8 @@ EOF
 	return 0
 }
 
-# label_block: the label text of the L_* fields, always of this tool's
-# version (L_CREATED empty: now; L_GEN empty: 1), the L_DRIVES lines after
-# the keys
-label_block() {
-	local _lb_body _lb_kv _lb_d _lb_v
-	_lb_body="$MAGIC $LABEL_VERSION"
-	for _lb_kv in $LABEL_KEYS; do
-		eval "_lb_v=\${L_${_lb_kv#*:}-}"
-		case ${_lb_kv#*:} in
-		CREATED) [ -n "$_lb_v" ] || _lb_v=$(date +%s) ;;
-		GEN) [ -n "$_lb_v" ] || _lb_v=1 ;;
-		esac
-		case $LABEL_OPTIONAL in *" ${_lb_kv#*:} "*) [ -n "$_lb_v" ] || continue ;; esac
-		_lb_body="$_lb_body$NL${_lb_kv%%:*}=$_lb_v"
-	done
-	while IFS= read -r _lb_d; do
-		[ -n "$_lb_d" ] && _lb_body="$_lb_body${NL}drive.$_lb_d"
-	done <<EOF
-$L_DRIVES
-EOF
-	printf '%s\nchecksum=sha256:%s\n' "$_lb_body" "$(printf '%s\n' "$_lb_body" | sha256)"
-}
-
-# The one label writer.  labels_make DEVS WHICH: the labels of array L_*
-# (L_UUID L_NAME L_COUNT L_CHUNK L_OFFSET L_DATA L_MEMBERS L_CREATED, and
-# L_GEN: the generation they get) for the members WHICH ("0 3": indices),
-# in $TMPD/label.I, each recording the identity of every member's drive:
-# DEVS are the devices of all members, in index order.  Writes nothing to
-# a device; false, with L_ERR, when a label would not fit its block (then
-# no member may be written).  label_write DEV I then writes label I to DEV.
-labels_make() {
-	local _lk_i _lk_d _lk_n
-	L_DRIVES='' _lk_i=0
-	for _lk_d in $1; do
-		ident_of "$_lk_d" || ident_none
-		L_DRIVES="$L_DRIVES$_lk_i=$(ident_line)$NL"
-		_lk_i=$((_lk_i + 1))
-	done
-	for _lk_i in $2; do
-		L_INDEX=$_lk_i
-		L_MEMBER=$(echo "$L_MEMBERS" | cut -d, -f$((_lk_i + 1)))
-		label_block >"$TMPD/label.$_lk_i"
-		_lk_n=$(wc -c <"$TMPD/label.$_lk_i")
-		if [ "$_lk_n" -gt "$LABEL_BLOCK" ]; then
-			L_ERR="a label of these $(plural "$L_COUNT" member) would take $_lk_n bytes, more than the $LABEL_BLOCK of its block (each label records every member's drive): use fewer members"
-			return 1
-		fi
-	done
-	return 0
-}
-label_write() {
-	local _lw_e
-	_lw_e=$(dd if="$TMPD/label.$2" of="$1" bs=$LABEL_BLOCK seek=1 count=1 conv=notrunc,sync,fsync 2>&1) &&
-		return 0
-	L_ERR=$(printf '%s\n' "$_lw_e" | tail -n 1)
-	return 1
-}
-
-newuuid() { cat /proc/sys/kernel/random/uuid; }
-
 # label_magic DEV: DEV's label block starts as ours (valid or not)
 label_magic() { label_text "$1" | head -n 1 | grep -q "^$MAGIC "; }
-zero_label() { zero_range "$1" $((LABEL_BLOCK / 512)) $((LABEL_BLOCK / 512)); }
 
 # A label record: what collect found on one device, a line of fields
 # separated by | in the order of LABEL_FIELDS: the device, the label's
