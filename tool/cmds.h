@@ -12,6 +12,7 @@ int cmd_stop(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
+int cmd_assemble(int argc, char **argv);
 
 /* help_of: the command's help, from the one place it is written */
 void help_of(void);

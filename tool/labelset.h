@@ -78,6 +78,15 @@ void lset_missing_members(const struct lset *s, const struct lcheck *c, const ch
 /* the missing members in words, "member 3 (MODEL, serial S)", joined by
  * ", " (malloc'd) */
 char *lset_missing_words(const struct lset *s, const struct lcheck *c, const char *uuid);
+/*
+ * lset_switched_copy: the one rule (the sh's switched_copy, which create
+ * --assume-clean shares) for a label of state copying, of generation GEN,
+ * on DEV: it is its member's now when the newest labels (of generation
+ * MAXGEN, REPLACING: one of them marks a replace) are newer, mark no
+ * replace, and record DEV's drive (REC, what they record) for the member
+ */
+bool lset_switched_copy(const char *dev, uint64_t gen, uint64_t maxgen, bool replacing,
+			const struct ident *rec);
 /* a member of array UUID carries another signature now */
 bool lset_has_shadowed(const struct lset *s, const char *uuid);
 /* why each member of array UUID (every one: "") that carries another

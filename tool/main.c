@@ -34,6 +34,7 @@ static const struct builtin builtins[] = {
 	{ "history", cmd_history },
 	{ "replace", cmd_replace },
 	{ "sanitize", cmd_sanitize },
+	{ "assemble", cmd_assemble },
 };
 
 /*

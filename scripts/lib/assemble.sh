@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh disable=SC3043
 #
-# ssdstripe assemble: activate arrays from their labels (by name, --scan,
-# devices, --boot), and the command line of every assemble mode;
-# --boot-late's policy is in bootpolicy.sh, --incremental in incremental.sh.
+# ssdstripe assemble: the command is the program's (tool/assemble.c); its
+# help stays here, with the set rules that list, table and create still
+# use (check_set and its helpers, missing_members) and the activation of
+# the devices create just labelled (assemble_set).
 
 # ---- assemble ----------------------------------------------------------
 help_assemble() {
@@ -358,23 +359,6 @@ missing_members() {
 	warn "array $1: if only the label of member$MISSING was lost (its data is intact), '$PROG create --assume-clean --name $1$_mm_c' writes it back and nothing else"
 }
 
-# missing_words UUID: the members MISSING of array UUID as words, each
-# with the drive its labels record: "member 3 (Samsung SSD 990 PRO, serial
-# S6Z2NJ0W)"
-missing_words() {
-	local _mw _mw_i
-	_mw=''
-	for _mw_i in $MISSING; do
-		if rec_ident "$1" "$_mw_i"; then
-			ident_words
-			_mw="$_mw, member $_mw_i ($IW)"
-		else
-			_mw="$_mw, member $_mw_i"
-		fi
-	done
-	echo "${_mw#, }"
-}
-
 # set_table: the table of the set check_set accepted, members as
 # major:minor as dmsetup prints them, so it reads the same live or not
 set_table() {
@@ -427,13 +411,12 @@ activate() {
 	return 0
 }
 
-# assemble_set WANTED_NAMES TIMEOUT DEV...: assemble the complete arrays
-# found on DEV... (exact mode when WANTED_NAMES is "", checking that DEV...
-# is one whole array), waiting up to TIMEOUT seconds for missing members.
+# assemble_set "" TIMEOUT DEV...: what create runs after writing the
+# labels: activate the array DEV... (which must be one whole array),
+# waiting up to TIMEOUT seconds for a device that is not there yet
 assemble_set() {
-	local _as_want _as_timeout _as_t0 _as_wait _as_d _as_rc
-	_as_exact='' _as_want=$1 _as_timeout=$2
-	[ -z "$1" ] && _as_exact=1
+	local _as_timeout _as_t0 _as_wait _as_d
+	_as_exact=1 _as_timeout=$2
 	shift 2
 	_as_devs="$*"
 	_as_t0=$(date +%s)
@@ -448,33 +431,13 @@ assemble_set() {
 			collect $_as_devs
 			# the devices given are all there: waiting cannot complete
 			# a set that lacks one, so say what is missing at once
-			[ -n "$_as_exact" ] && break
-			assemble_found "$_as_want" "$_as_exact"
-			_as_rc=$?
-			[ "$_as_rc" != 4 ] && return "$_as_rc"
-			# a name no label carries, with nothing udev is still
-			# bringing up: no member is coming, say so now
-			[ -n "${AS_UNKNOWN_NOW-}" ] && [ -z "$AF_WAITING" ] && udev_idle && break
+			break
 		fi
 		[ $(($(date +%s) - _as_t0)) -ge "$_as_timeout" ] && break
 		sleep 0.5
-		[ -n "$_as_exact" ] || _as_devs=$(candidates)
 	done
 	[ -n "$_as_wait" ] && { warn "$_as_wait: no such block device"; return 4; }
-	# report with a fresh scan: a pass over every device can take longer
-	# than a member takes to appear (seconds on a loaded or emulated
-	# machine), and a member that came while the last pass ran must be
-	# taken, not named as missing (missing_members)
-	# shellcheck disable=SC2046 # a list of device paths
-	[ -n "$_as_exact" ] || collect $(candidates)
-	assemble_found "$_as_want" "$_as_exact" report
-}
-
-# udev_idle: udev's event queue is empty (no device is being brought up
-# that could carry a label); true where there is no udevadm to ask
-udev_idle() {
-	command -v udevadm >/dev/null 2>&1 || return 0
-	udevadm settle --timeout=0 >/dev/null 2>&1
+	assemble_found
 }
 
 # refuse_shadowed UUID: say (once per device) why the members of array UUID
@@ -497,75 +460,33 @@ refuse_shadowed() {
 	return 0
 }
 
-# assemble_found WANTED EXACT [report]: one pass over $TMPD/labels.
-# Returns 4 while something wanted is incomplete (reporting it only when
-# asked), else the worst of the activations; AF_WAITING is 1 when an array
-# wanted has members here but not all (waiting can complete it), empty
-# when what is missing is arrays no label names.
+# assemble_found: the devices $_as_devs, whose labels are in $TMPD/labels:
+# every one labelled and of one array, which is activated when complete;
+# what is missing is said (missing_members).  The worst of it, as assemble's
+# exit status.
 assemble_found() {
-	local _af_rc _af_incomplete _af_d _af_why _af_uuids _af_l _af_bad _af_n _af_u _af_act _af_c _af_w _af_nm
-	_af_rc=0 _af_incomplete='' AF_WAITING=''
-	if [ -n "$2" ]; then
-		# exact: every device must be labelled and of one array
-		while IFS='|' read -r _af_d _af_why; do
-			warn "$_af_d: $_af_why"
-			return 3
-		done <"$TMPD/damaged"
-		if [ -s "$TMPD/shadowed" ]; then
-			refuse_shadowed ''
-			return 3
-		fi
-		for _af_d in $_as_devs; do
-			awk -F'|' -v d="$_af_d" '$1 == d {f = 1; exit} END {exit !f}' "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
-		done
-		_af_uuids=$(label_awk '{print $UUID}' "$TMPD/labels" | sort -u)
-		if [ "$(echo "$_af_uuids" | wc -l)" -gt 1 ]; then
-			IFS= read -r _af_l <"$TMPD/labels"
-			label_rec "$_af_l"
-			_af_bad=$(label_awk -v u="$L_UUID" '$UUID != u {print $DEV " belongs to array " $NAME " (" $UUID ")"; exit}' "$TMPD/labels")
-			warn "$_af_bad, not to array $L_NAME ($L_UUID) like $L_DEV (mixed arrays)"
-			return 3
-		fi
-	else
-		_af_uuids=''
-		for _af_n in $1; do
-			case $_af_n in
-			uuid=*)
-				# an ARRAY uuid=UUID line of the configuration
-				_af_u=$(label_awk -v u="${_af_n#uuid=}" '$UUID == u {print $UUID}' \
-					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
-				_af_act=$(active_name_of_uuid "${_af_n#uuid=}") ;;
-			*)
-				_af_u=$(label_awk -v n="$_af_n" '$NAME == n && $UUID != "" {print $UUID}' \
-					"$TMPD/labels" "$TMPD/shadowed" | sort -u)
-				_af_act=$(active_arrays | grep -xF -e "$_af_n") ;;
-			esac
-			if [ -z "$_af_u" ]; then
-				if [ -n "$_af_act" ]; then
-					once "active $_af_n" && say "array $_af_n is already active as /dev/mapper/$_af_act"
-					continue
-				fi
-				[ -n "${3:-}" ] && warn "no member of array $_af_n found (no label names it)"
-				_af_incomplete=1
-				continue
-			fi
-			if [ "$(echo "$_af_u" | wc -l)" -gt 1 ]; then
-				warn "two different arrays are called $_af_n ($(echo "$_af_u" | tr '\n' ' ')); assemble one by its devices"
-				_af_rc=3
-				continue
-			fi
-			_af_uuids="$_af_uuids $_af_u"
-		done
+	local _af_rc _af_incomplete _af_d _af_why _af_uuids _af_l _af_bad _af_u _af_c _af_w _af_nm
+	_af_rc=0 _af_incomplete=''
+	while IFS='|' read -r _af_d _af_why; do
+		warn "$_af_d: $_af_why"
+		return 3
+	done <"$TMPD/damaged"
+	if [ -s "$TMPD/shadowed" ]; then
+		refuse_shadowed ''
+		return 3
+	fi
+	for _af_d in $_as_devs; do
+		awk -F'|' -v d="$_af_d" '$1 == d {f = 1; exit} END {exit !f}' "$TMPD/labels" || { warn "$_af_d has no ssdstripe label"; return 4; }
+	done
+	_af_uuids=$(label_awk '{print $UUID}' "$TMPD/labels" | sort -u)
+	if [ "$(echo "$_af_uuids" | wc -l)" -gt 1 ]; then
+		IFS= read -r _af_l <"$TMPD/labels"
+		label_rec "$_af_l"
+		_af_bad=$(label_awk -v u="$L_UUID" '$UUID != u {print $DEV " belongs to array " $NAME " (" $UUID ")"; exit}' "$TMPD/labels")
+		warn "$_af_bad, not to array $L_NAME ($L_UUID) like $L_DEV (mixed arrays)"
+		return 3
 	fi
 	for _af_u in $_af_uuids; do
-		# a member that carries another signature now: not this array
-		if [ -z "$2" ] && has_shadowed "$_af_u"; then
-			if [ -z "$(active_name_of_uuid "$_af_u")" ]; then
-				refuse_shadowed "$_af_u"
-				_af_rc=3
-				continue
-			fi
-		fi
 		check_set "$_af_u" 2>"$TMPD/why"
 		_af_c=$?
 		# the labels that take no part, whatever came of the rest
@@ -582,112 +503,14 @@ assemble_found() {
 					say "array $_af_nm is already active as /dev/mapper/$(active_name_of_uuid "$_af_u")"
 				continue
 			fi
-			_af_incomplete=1 AF_WAITING=1
-			if [ -n "${3:-}" ]; then
-				missing_members "$_af_nm" "$_af_u" " (incomplete)"
-			fi ;;
+			_af_incomplete=1
+			missing_members "$_af_nm" "$_af_u" " (incomplete)" ;;
 		*) cat "$TMPD/why" >&2; [ "$_af_c" -gt "$_af_rc" ] && _af_rc=$_af_c ;;
 		esac
 	done
 	if [ -n "$_af_incomplete" ]; then
-		[ -n "${3:-}" ] || return 4
 		[ "$_af_rc" -gt 3 ] || _af_rc=3
 		[ -z "$_af_uuids" ] && [ "$_af_rc" = 3 ] && _af_rc=4
 	fi
 	return "$_af_rc"
-}
-
-opt_assemble() {
-	case $1 in
-	--scan) scan=1 ;;
-	--boot) boot=1 ;;
-	--boot-late) late=1 ;;
-	--incremental) incr=1 ;;
-	--export) export=1 ;;
-	--timeout) timeout=$2 ;;
-	'') _ca_ops="$_ca_ops $2" ;;
-	esac
-}
-cmd_assemble() {
-	local _sc_act
-	scan='' boot='' late='' incr='' export='' timeout='' _ca_ops=''
-	opts opt_assemble '--scan|-s --boot --boot-late --incremental --export --timeout=' "$@"
-	set -f
-	# shellcheck disable=SC2086 # the operands: names and device paths
-	set -- $_ca_ops
-	set +f
-	case $timeout in *[!0-9]*) usage_die "invalid timeout '$timeout'" ;; esac
-	if [ -n "$export" ] && [ -z "$incr" ]; then usage_die "--export goes with --incremental"; fi
-	case $scan$boot$late$incr in 1 | '') ;; *) usage_die "--scan, --boot, --boot-late and --incremental go alone" ;; esac
-	# what udev, the unit and the initramfs run: temporary files in /run
-	[ -z "$boot$late$incr" ] || tmp_at_boot
-	if [ -n "$incr" ]; then
-		[ $# = 1 ] || usage_die "--incremental takes one device"
-		boot_selection
-		assemble_incremental "$1" "$export"
-		return $?
-	fi
-	if [ -n "$late" ]; then
-		[ $# = 0 ] || usage_die "--boot-late takes no names or devices"
-		boot_selection
-		assemble_boot_late "${timeout:-$BOOT_TIMEOUT}"
-		return $?
-	fi
-	if [ -n "$boot" ]; then
-		if [ $# != 0 ]; then usage_die "--boot takes no names or devices"; fi
-		# the initramfs: its /var/log is gone after the switch to the root
-		HIST_PENDING_ONLY=1
-		boot_selection
-		sel=$BOOT_SEL
-		[ -n "$timeout" ] || timeout=$BOOT_TIMEOUT
-		case $sel in
-		none) say "ssdstripe: boot assembly disabled"; return 0 ;;
-		all) scan=1 ;;
-		*)
-			# shellcheck disable=SC2086 # a list of names
-			set -- $sel ;;
-		esac
-		load_module
-	fi
-	[ -n "$timeout" ] || timeout=10
-	if [ -n "$scan" ]; then
-		[ $# = 0 ] || usage_die "--scan takes no names or devices"
-		tmpdir
-		# shellcheck disable=SC2046 # a list of device paths
-		collect $(candidates)
-		names=$(label_awk '$NAME != "" {print $NAME}' "$TMPD/labels" "$TMPD/shadowed" | sort -u)
-		if [ -z "$names" ]; then
-			[ -n "$boot" ] && { say "ssdstripe: no arrays found"; return 0; }
-			# members of active arrays are held, so their labels are not
-			# read: with arrays active there is just nothing left to do
-			_sc_act=$(active_arrays | tr '\n' ' ')
-			[ -n "$_sc_act" ] && { say "no inactive arrays found; active: ${_sc_act% }"; return 0; }
-			die 4 "no ssdstripe labels found"
-		fi
-		# shellcheck disable=SC2046 # a list of device paths
-		assemble_set "$(echo "$names" | tr '\n' ' ')" "$timeout" $(candidates)
-		return $?
-	fi
-	[ $# -ge 1 ] || usage_die "assemble needs array names, devices or --scan"
-	case $1 in
-	/*)
-		devs=''
-		for d in "$@"; do
-			case $d in /*) ;; *) usage_die "do not mix names and devices" ;; esac
-			if c=$(canon "$d"); then devs="$devs $c"; else devs="$devs $d"; fi
-		done
-		[ "$(echo "$devs" | tr ' ' '\n' | sed '/^$/d' | sort | uniq -d)" = "" ] ||
-			die 3 "a device is given twice"
-		# shellcheck disable=SC2086
-		assemble_set "" "$timeout" $devs ;;
-	*)
-		for nm in "$@"; do
-			valid_name "$nm" || usage_die "invalid array name '$nm'"
-		done
-		# names given on the line: one that no label carries fails at
-		# once when udev is idle (--boot waits the timeout for its own)
-		[ -n "$boot" ] || AS_UNKNOWN_NOW=1
-		# shellcheck disable=SC2046
-		assemble_set "$*" "$timeout" $(candidates) ;;
-	esac
 }
