@@ -14,6 +14,7 @@ int cmd_replace(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
 int cmd_iostat(int argc, char **argv);
 int cmd_create(int argc, char **argv);
+int cmd_assemble(int argc, char **argv);
 
 /* help_of: the command's help, from the one place it is written */
 void help_of(void);

@@ -264,6 +264,30 @@ bool dm_create_empty(const char *name, const char *uuid)
 	return ok;
 }
 
+bool dm_create(const char *name, const char *uuid, const struct dm_table *tb)
+{
+	struct dm_task *t = task(DM_DEVICE_CREATE, name);
+	uint32_t cookie = 0;
+	size_t i;
+	bool ok;
+
+	last_error[0] = 0;
+	if (!t)
+		return false;
+	ok = dm_task_set_uuid(t, uuid);
+	for (i = 0; i < tb->n && ok; i++)
+		ok = dm_task_add_target(t, tb->t[i].start, tb->t[i].len, tb->t[i].type,
+					tb->t[i].params);
+	/*
+	 * with a table, libdevmapper loads it and resumes the device: the
+	 * resume's uevent carries the cookie (unlike dm_create_empty's)
+	 */
+	ok = ok && dm_task_set_cookie(t, &cookie, 0) && dm_task_run(t);
+	dm_udev_wait(cookie);
+	dm_task_destroy(t);
+	return ok;
+}
+
 bool dm_load(const char *name, const struct dm_table *tb)
 {
 	struct dm_task *t = task(DM_DEVICE_RELOAD, name);

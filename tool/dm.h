@@ -44,6 +44,12 @@ bool dm_status_of(const char *name, struct dm_table *tb);
 void dm_table_free(struct dm_table *tb);
 /* a device with no table (dmsetup create --notable), with its uuid */
 bool dm_create_empty(const char *name, const char *uuid);
+/*
+ * dm_create: device NAME with uuid UUID and table TB, made active (as
+ * dmsetup create --uuid --table); udev's processing of it waited for with
+ * a cookie, so that its node and links are there on return
+ */
+bool dm_create(const char *name, const char *uuid, const struct dm_table *tb);
 /* TB into NAME's inactive slot */
 bool dm_load(const char *name, const struct dm_table *tb);
 bool dm_suspend(const char *name, bool noflush);

@@ -152,6 +152,8 @@ void hist_paths(char *log, size_t ll, char *pending, size_t pl)
 	pathf(pending, pl, "%s/history.pending", env_or("SSDSTRIPE_RUNDIR", "/run/ssdstripe"));
 }
 
+bool hist_pending_only;
+
 void history_add(const char *event, const char *array, const char *uuid,
 		 const char *member, const char *serial, const char *detail)
 {
@@ -174,7 +176,7 @@ void history_add(const char *event, const char *array, const char *uuid,
 	fputc('\n', f);
 	fclose(f);
 	hist_paths(log, sizeof(log), pending, sizeof(pending));
-	if (mkdirs(dir) && flush(pending, log) && append(log, line, len)) {
+	if (!hist_pending_only && mkdirs(dir) && flush(pending, log) && append(log, line, len)) {
 		rotate(log);
 	} else if (!(mkdirs(run) && append(pending, line, len)) && !said) {
 		said = true;

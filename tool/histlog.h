@@ -12,12 +12,17 @@
 #ifndef SSDSTRIPE_HISTLOG_H
 #define SSDSTRIPE_HISTLOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define HIST_KEEP 3		/* older logs kept: history.log.1 ... */
 
 /* the command line, "ssdstripe CMD ARGS", that a line's detail ends with */
 extern char *hist_cmd;
+
+/* set by assemble --boot (the initramfs, whose /var/log is gone after the
+ * switch to the root): every line goes to the pending file */
+extern bool hist_pending_only;
 
 /*
  * history_add: one line of history (NULL or "" for a field that does not

@@ -48,8 +48,8 @@ char **ident_find(const struct ident *i, size_t *n);
  * REPLACING: they mark a replace) are newer, mark no replace, and record
  * REC, DEV's drive, for the member: a switch cut short after it wrote the
  * other members' labels (Documentation/ssdstripe-label.rst, "Replacing a
- * member").  The one rule, for replace --finish and create --assume-clean
- * (assemble's, in sh, is switched_copy)
+ * member").  The one rule: assemble's, create --assume-clean's and
+ * replace --finish's
  */
 bool ident_switched_copy(const char *dev, uint64_t gen, uint64_t maxgen, bool replacing,
 			 const struct ident *rec);

@@ -241,21 +241,24 @@ static const struct lrec *claim(const struct lrec *const *v, size_t n, uint64_t 
  * switched: the label R (state copying) is its member's now: a replace's
  * switch wrote the other members' labels, recording this drive for the
  * member, and was cut before this one: the newest labels of KEEP are
- * newer than it, mark no replace, and record this device's drive
+ * newer than it, mark no replace, and record this device's drive (the
+ * one rule, ident_switched_copy(), that create --assume-clean and
+ * replace --finish apply too)
  */
 static bool switched(const struct lset *s, const char *uuid, const struct lrec *r,
 		     const struct lrec *const *keep, size_t nk)
 {
 	uint64_t mx = max_gen(keep, nk);
-	struct ident i, d;
+	bool replacing = false;
+	struct ident i;
 	size_t j;
 
 	for (j = 0; j < nk; j++)
 		if (num(keep[j], LK_GEN) == mx && *lrec_f(keep[j], LK_REPLACING))
-			return false;
+			replacing = true;
 	if (!lset_rec_ident(s, uuid, (unsigned int)num(r, LK_INDEX), &i))
 		return false;
-	return mx > num(r, LK_GEN) && ident_known(&i) && ident_of(r->dev, &d) && ident_match(&d, &i);
+	return ident_switched_copy(r->dev, num(r, LK_GEN), mx, replacing, &i);
 }
 
 /* set_losers: take out of the set the labels that never take part */

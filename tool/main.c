@@ -36,6 +36,7 @@ static const struct builtin builtins[] = {
 	{ "sanitize", cmd_sanitize },
 	{ "iostat", cmd_iostat },
 	{ "create", cmd_create },
+	{ "assemble", cmd_assemble },
 };
 
 /*

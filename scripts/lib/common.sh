@@ -133,7 +133,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 # Early in boot / is still read-only and /tmp may be on it: fall back to
 # /run, which is a tmpfs from the initramfs on.  TMP_DEFAULT is where to
-# go without TMPDIR: /tmp, and /run for what runs at boot (tmp_at_boot).
+# go without TMPDIR.
 TMP_DEFAULT=/tmp
 tmpdir() {
 	local _tp
@@ -144,14 +144,6 @@ tmpdir() {
 	TMPD=''
 	die 1 "cannot make a temporary directory (tried ${TMPDIR:-$TMP_DEFAULT}, /run, /tmp, /dev/shm)"
 }
-# tmp_at_boot: the temporary directory goes to /run (unless TMPDIR says
-# otherwise).  At boot /tmp is no place for it even once / is writable:
-# systemd-tmpfiles-setup.service empties /tmp (tmp.conf: "D /tmp") after
-# local-fs.target, while udev may still be running "assemble
-# --incremental" for a disk; that run's directory vanished under it, it
-# failed, and udev (which logs a program's failure at debug level only)
-# dropped the disk without a word.
-tmp_at_boot() { TMP_DEFAULT=/run; }
 
 # ---- JSON strings ------------------------------------------------------
 # AWK_JSON: the awk function json_str(s), s as a JSON string: quoted, \ and

@@ -7,15 +7,6 @@
 DM_UUID_PREFIX=SSDSTRIPE-
 
 # ---- device-mapper -----------------------------------------------------
-have_target() { dmsetup targets 2>/dev/null | grep -q '^ssdstripe '; }
-load_module() {
-	local _lm_e
-	have_target && return 0
-	modprobe dm-mod >/dev/null 2>&1
-	_lm_e=$(modprobe dm-ssdstripe 2>&1)
-	have_target ||
-		die 1 "the ssdstripe device-mapper target is not available (modprobe dm-ssdstripe failed${_lm_e:+: $_lm_e})"
-}
 # active arrays: "name" per line (any device with an ssdstripe table)
 active_arrays() {
 	dmsetup ls --target ssdstripe 2>/dev/null | awk '$1 != "No" {print $1}'
@@ -33,16 +24,11 @@ active_name_of_uuid() {
 	dmsetup info -c --noheadings -o name,uuid --separator ' ' 2>/dev/null |
 		awk -v u="$DM_UUID_PREFIX$1" '$2 == u {print $1; exit}'
 }
-dm_exists() { dmsetup info "$1" >/dev/null 2>&1; }
 dm_sysdir() {
 	local _dd
 	_dd=$(dmsetup info -c --noheadings -o major,minor --separator : "$1" 2>/dev/null) || return 1
 	_dd=$(readlink -f "/sys/dev/block/$(echo "$_dd" | tr -d ' ')") || return 1
 	echo "$_dd"
-}
-mknode() {
-	[ -b "/dev/mapper/$1" ] || dmsetup mknodes "$1" >/dev/null 2>&1
-	[ -b "/dev/mapper/$1" ]
 }
 # is_array NAME: NAME is an active array (a fixed string: a name given on
 # the command line is never a pattern or an option to grep)

@@ -20,7 +20,6 @@
 HIST_DIR=${SSDSTRIPE_HISTORY_DIR:-/var/log/ssdstripe}
 HIST_MAX=${SSDSTRIPE_HISTORY_MAX:-1048576}
 HIST_KEEP=3
-HIST_PENDING_ONLY=''	# set by assemble --boot: the initramfs
 
 # hist_field TEXT: TEXT on one line, without tabs (- when empty)
 hist_field() {
@@ -41,7 +40,7 @@ history_add() {
 	_ha_l="$_ha_t	$(hist_field "$1")	$(hist_field "$2")	$(hist_field "$3")	$(hist_field "$4")	$(hist_field "$5")	$(hist_field "$6")"
 	_ha_p=${SSDSTRIPE_RUNDIR:-/run/ssdstripe}/history.pending
 	_ha_f=$HIST_DIR/history.log
-	if [ -z "$HIST_PENDING_ONLY" ] && mkdir -p "$HIST_DIR" 2>/dev/null &&
+	if mkdir -p "$HIST_DIR" 2>/dev/null &&
 		history_flush "$_ha_p" "$_ha_f" && printf '%s\n' "$_ha_l" 2>/dev/null >>"$_ha_f"; then
 		history_rotate "$_ha_f"
 		return 0
