@@ -11,6 +11,9 @@ int cmd_wipe(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_detail(int argc, char **argv);
+int cmd_clear(int argc, char **argv);
 
 /* help_of: the command's help, from the one place it is written */
 void help_of(void);

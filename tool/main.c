@@ -33,6 +33,9 @@ static const struct builtin builtins[] = {
 	{ "examine", cmd_examine },
 	{ "history", cmd_history },
 	{ "replace", cmd_replace },
+	{ "status", cmd_status },
+	{ "detail", cmd_detail },
+	{ "clear", cmd_clear },
 };
 
 /*

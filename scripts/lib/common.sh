@@ -157,8 +157,7 @@ tmp_at_boot() { TMP_DEFAULT=/run; }
 # AWK_JSON: the awk function json_str(s), s as a JSON string: quoted, \ and
 # " escaped, control characters (0x01-0x1f, 0x7f) as \u00XX; an awk program
 # that writes JSON strings begins with it: awk "$AWK_JSON"'...'.  The one
-# definition: the shell's json_str below runs it too.  POSIX awk (mawk,
-# busybox).
+# definition.  POSIX awk (mawk, busybox).
 AWK_JSON='
 function json_str(s,   i, n, c, o) {
 	if (s !~ /[\\"\001-\037\177]/) return "\"" s "\""
@@ -173,8 +172,6 @@ function json_str(s,   i, n, c, o) {
 	return "\"" o "\""
 }
 '
-# json_str STRING: STRING as a JSON string (AWK_JSON's json_str)
-json_str() { _JSON_S=$1 awk "$AWK_JSON"'BEGIN { printf "%s", json_str(ENVIRON["_JSON_S"]) }'; }
 
 # ---- size parsing ------------------------------------------------------
 # to_sectors SIZE: 128s, 64K, 1M, 1G, 1T (binary units, an optional
