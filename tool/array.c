@@ -11,6 +11,7 @@
 
 #include "str.h"
 #include "array.h"
+#include "jstr.h"
 #include "dev.h"
 #include "dm.h"
 #include "out.h"
@@ -191,11 +192,11 @@ void array_free(struct array *a)
 
 void array_json(const struct array *a, enum array_kind kind, struct json_object *o)
 {
-	json_object_object_add(o, "name", json_object_new_string(a->name));
-	json_object_object_add(o, "uuid", *a->uuid ? json_object_new_string(a->uuid) : NULL);
+	json_object_object_add(o, "name", jstr(a->name));
+	json_object_object_add(o, "uuid", *a->uuid ? jstr(a->uuid) : NULL);
 	if (kind == AK_DETAIL)
-		json_object_object_add(o, "created", *a->created ? json_object_new_string(a->created) : NULL);
-	json_object_object_add(o, "state", json_object_new_string(a->state));
+		json_object_object_add(o, "created", *a->created ? jstr(a->created) : NULL);
+	json_object_object_add(o, "state", jstr(a->state));
 	json_object_object_add(o, "member_count", jnum(a->count));
 	json_object_object_add(o, "chunk_sectors", jnum(a->chunk));
 	json_object_object_add(o, "size_sectors", jnum(a->size));

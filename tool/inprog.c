@@ -17,6 +17,7 @@
 #include "dev.h"
 #include "dm.h"
 #include "inprog.h"
+#include "jstr.h"
 #include "label.h"
 #include "out.h"
 #include "table.h"
@@ -231,10 +232,10 @@ struct json_object *replace_json(const char *name)
 		return NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "member", json_object_new_int64(r.member));
-	json_object_object_add(o, "from", json_object_new_string(r.from));
-	json_object_object_add(o, "to", json_object_new_string(r.to));
+	json_object_object_add(o, "from", jstr(r.from));
+	json_object_object_add(o, "to", jstr(r.to));
 	json_object_object_add(o, "percent", *r.percent ? json_object_new_int64(strtoll(r.percent, NULL, 10)) : NULL);
-	json_object_object_add(o, "state", json_object_new_string(r.state));
+	json_object_object_add(o, "state", jstr(r.state));
 	json_object_object_add(o, "rate_bytes", *r.rate ? json_object_new_int64(strtoll(r.rate, NULL, 10)) : NULL);
 	json_object_object_add(o, "eta_seconds", *r.eta ? json_object_new_int64(strtoll(r.eta, NULL, 10)) : NULL);
 	return o;
@@ -316,12 +317,12 @@ struct json_object *scrub_json(const char *name)
 	if (!scrub_info(name, &s))
 		return NULL;
 	o = json_object_new_object();
-	json_object_object_add(o, "state", json_object_new_string(s.state));
+	json_object_object_add(o, "state", jstr(s.state));
 	json_object_object_add(o, "percent", json_object_new_int64(strtoll(*s.pct ? s.pct : "0", NULL, 10)));
 	json_object_object_add(o, "eta_seconds", *s.eta ? json_object_new_int64(strtoll(s.eta, NULL, 10)) : NULL);
 	json_object_object_add(o, "unreadable_ranges", json_object_new_int64(strtoll(s.bad, NULL, 10)));
 	json_object_object_add(o, "rate_mb", *s.rate ? json_object_new_int64(strtoll(s.rate, NULL, 10)) : NULL);
-	json_object_object_add(o, "ended", *s.end ? json_object_new_string(iso_time(t, sizeof(t),
+	json_object_object_add(o, "ended", *s.end ? jstr(iso_time(t, sizeof(t),
 										       strtoll(s.end, NULL, 10))) : NULL);
 	return o;
 }

@@ -17,6 +17,7 @@
 #include "fabric.h"
 #include "ident.h"
 #include "member.h"
+#include "jstr.h"
 #include "out.h"
 #include "smart.h"
 #include "table.h"
@@ -517,7 +518,7 @@ struct json_object *jnum(const char *v)
 		return NULL;
 	n = strtoll(v, &e, 10);
 	if (*e || e == v)
-		return json_object_new_string(v);
+		return jstr(v);
 	return json_object_new_int64(n);
 }
 
@@ -541,10 +542,10 @@ struct json_object *member_json(const struct member *m, enum mview view)
 			j = jnum(v);
 			break;
 		case 's':
-			j = *v ? json_object_new_string(v) : NULL;
+			j = *v ? jstr(v) : NULL;
 			break;
 		default:
-			j = json_object_new_string(v);
+			j = jstr(v);
 			break;
 		}
 		json_object_object_add(o, F[k].key, j);
