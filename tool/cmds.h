@@ -15,6 +15,9 @@ int cmd_sanitize(int argc, char **argv);
 int cmd_iostat(int argc, char **argv);
 int cmd_create(int argc, char **argv);
 int cmd_assemble(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_detail(int argc, char **argv);
+int cmd_clear(int argc, char **argv);
 
 /* help_of: the command's help, from the one place it is written */
 void help_of(void);

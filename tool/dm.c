@@ -371,3 +371,26 @@ bool dm_mknode(const char *name)
 	dm_task_destroy(t);
 	return ok;
 }
+
+char *dm_sysdir(const char *name)
+{
+	struct dm_dev_info info;
+	char p[64];
+
+	if (!dm_info_of(name, &info))
+		return NULL;
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", info.major, info.minor);
+	return realpath(p, NULL);
+}
+
+bool dm_message(const char *name, const char *msg)
+{
+	struct dm_task *t = task(DM_DEVICE_TARGET_MSG, name);
+	bool ok;
+
+	if (!t)
+		return false;
+	ok = dm_task_set_sector(t, 0) && dm_task_set_message(t, msg) && dm_task_run(t);
+	dm_task_destroy(t);
+	return ok;
+}

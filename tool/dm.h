@@ -61,6 +61,10 @@ bool dm_suspend(const char *name, bool noflush);
 bool dm_resume(const char *name, uint32_t *cookie);
 void dm_wait_cookie(uint32_t cookie);
 bool dm_has_target(const char *type);
+/* dm_sysdir: the sysfs directory of device NAME (malloc'd), NULL if none */
+char *dm_sysdir(const char *name);
+/* dm_message: MSG to NAME's target at sector 0 (dmsetup message NAME 0 MSG) */
+bool dm_message(const char *name, const char *msg);
 bool dm_mknode(const char *name);
 
 #endif

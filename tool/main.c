@@ -37,6 +37,9 @@ static const struct builtin builtins[] = {
 	{ "iostat", cmd_iostat },
 	{ "create", cmd_create },
 	{ "assemble", cmd_assemble },
+	{ "status", cmd_status },
+	{ "detail", cmd_detail },
+	{ "clear", cmd_clear },
 };
 
 /*

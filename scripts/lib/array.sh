@@ -2,8 +2,9 @@
 # shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: an array's record and the one list of its fields,
-# beside the members' (member.sh): status and detail (--json and detail's
-# rows) and the monitor's Prometheus textfile are written from it.
+# beside the members' (member.sh): the monitor's Prometheus textfile is
+# written from it; status and detail (C: tool/array.c) write the same
+# fields as its json, in and detail columns say.
 #
 # ARRAY_FIELDS has a line per field, in the order of the JSON objects and
 # of the metrics; its columns, separated by |:
@@ -29,10 +30,9 @@ OP|overprovision_percent:n|d|spare area:op|-|
 PD|discard_passdown:b|d|discard passdown:onoff|-|
 STATS|stats:b|d|statistics:onoff|-|'
 
-# array_info NAME KIND: the A_* fields of active array NAME that KIND (s,
-# d or m: ARRAY_FIELDS' in column) shows, and A_SYS (its sysfs directory)
-# and A_SNAP (snapshot: the state and the member states).  s and d also
-# read the members' labels (recorded_load: REC_*).  False when NAME has no
+# array_info NAME KIND: the A_* fields of active array NAME that KIND (m:
+# the monitor) reads, and A_SYS (its sysfs directory) and A_SNAP
+# (snapshot: the state and the member states).  False when NAME has no
 # statistics directory or its state cannot be read.
 # shellcheck disable=SC2034 # the A_ fields are read by name (ARRAY_FIELDS)
 array_info() {
@@ -42,63 +42,7 @@ array_info() {
 	A_STATE=${A_SNAP%% *}
 	A_COUNT=$(cat "$A_SYS/member_count") A_CHUNK=$(cat "$A_SYS/chunk_sectors")
 	A_SIZE=$(cat "$A_SYS/../size") A_UUID=$(array_uuid "$1")
-	[ "$2" != m ] || return 0
-	# the creation time and the members' drives from the labels of the
-	# members still there (arrays made by this tool)
-	recorded_load "$A_SYS" "$A_UUID"
-	[ "$2" = d ] || return 0
-	A_CREATED=''
-	case $REC_CREATED in '' | *[!0-9]*) ;; *) A_CREATED=$(iso_time "$REC_CREATED") ;; esac
-	A_OP=${REC_OP:-0}
-	A_FEATS=$(table_features "$1")
-	A_PD=$(array_feat discard_passdown) A_STATS=$(array_feat stats)
 	return 0
-}
-# array_feat WORD: the value of WORD in the live table's features
-# (table_features, read by array_info)
-array_feat() { printf '%s\n' "$A_FEATS" | awk -v k="$1" '$1 == k {print $2; exit}'; }
-
-# array_json KIND: the fields of --json object KIND (s or d), as
-# "key":value pairs separated by commas (the caller adds the braces and
-# what follows)
-array_json() {
-	local _aj_sep _aj_n _aj_j _aj_in _aj_v
-	_aj_sep=''
-	while IFS='|' read -r _aj_n _aj_j _aj_in _; do
-		case $_aj_in in *"$1"*) ;; *) continue ;; esac
-		[ "$_aj_j" != - ] || continue
-		eval "_aj_v=\${A_$_aj_n-}"
-		case ${_aj_j#*:} in
-		S) _aj_v=$(json_str "$_aj_v") ;;
-		s) if [ -n "$_aj_v" ]; then _aj_v=$(json_str "$_aj_v"); else _aj_v=null; fi ;;
-		b) if [ "$_aj_v" = 1 ]; then _aj_v=true; else _aj_v=false; fi ;;
-		esac
-		printf '%s"%s":%s' "$_aj_sep" "${_aj_j%:*}" "$_aj_v"
-		_aj_sep=,
-	done <<EOF
-$ARRAY_FIELDS
-EOF
-}
-
-# array_rows: detail's rows of the array's fields
-array_rows() {
-	local _ar_n _ar_d _ar_v
-	while IFS='|' read -r _ar_n _ _ _ar_d _; do
-		[ "$_ar_d" != - ] || continue
-		eval "_ar_v=\${A_$_ar_n-}"
-		case ${_ar_d#*:} in
-		str) _ar_v=${_ar_v:--} ;;
-		state) _ar_v=$_ar_v$(drive_head) ;;
-		sectors) _ar_v="$(human "$_ar_v") ($_ar_v sectors)" ;;
-		onoff) if [ "$_ar_v" = 1 ]; then _ar_v=on; else _ar_v=off; fi ;;
-		op)
-			[ "$_ar_v" != 0 ] || continue
-			_ar_v="$_ar_v % of each member past its data (create --overprovision)" ;;
-		esac
-		printf '  %-20s %s\n' "${_ar_d%:*}" "$_ar_v"
-	done <<EOF
-$ARRAY_FIELDS
-EOF
 }
 
 # array_prom LABELS: the array's samples, each labelled LABELS

@@ -149,8 +149,7 @@ tmpdir() {
 # AWK_JSON: the awk function json_str(s), s as a JSON string: quoted, \ and
 # " escaped, control characters (0x01-0x1f, 0x7f) as \u00XX; an awk program
 # that writes JSON strings begins with it: awk "$AWK_JSON"'...'.  The one
-# definition: the shell's json_str below runs it too.  POSIX awk (mawk,
-# busybox).
+# definition.  POSIX awk (mawk, busybox).
 AWK_JSON='
 function json_str(s,   i, n, c, o) {
 	if (s !~ /[\\"\001-\037\177]/) return "\"" s "\""
@@ -165,8 +164,6 @@ function json_str(s,   i, n, c, o) {
 	return "\"" o "\""
 }
 '
-# json_str STRING: STRING as a JSON string (AWK_JSON's json_str)
-json_str() { _JSON_S=$1 awk "$AWK_JSON"'BEGIN { printf "%s", json_str(ENVIRON["_JSON_S"]) }'; }
 
 # ---- sizes -------------------------------------------------------------
 human() { # sectors -> "1.5 GiB"

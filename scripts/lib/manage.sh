@@ -2,8 +2,8 @@
 # shellcheck shell=sh disable=SC3043
 #
 # ssdstripe stop, list, table and clear: the commands that act on arrays
-# as a whole.  stop is C now (tool/manage.c); its help stays here with
-# every command's until 'help' moves too.
+# as a whole.  stop and clear are C now (tool/manage.c, tool/clear.c);
+# their help stays here with every command's until 'help' moves too.
 
 # ---- stop, list, table ------------------------------------------------
 help_stop() {
@@ -160,27 +160,6 @@ cmd_table() {
 }
 
 # ---- clear -------------------------------------------------------------
-# clear_said NAME: after clear_errors, the array's state and each member
-# that is not ok, with why (the kernel keeps what is no error)
-clear_said() {
-	local _cq_s _cq_snap _cq_i _cq_st _cq_d
-	_cq_s=$(dm_sysdir "$1")/ssdstripe
-	_cq_snap=$(snapshot "$_cq_s" 2>/dev/null) || { say "$1: errors cleared"; return 0; }
-	say "$1: errors cleared, array ${_cq_snap%% *}"
-	_cq_i=0
-	for _cq_st in ${_cq_snap#* }; do
-		_cq_d=$(readlink -f "$_cq_s/members/$_cq_i/block" 2>/dev/null)
-		_cq_d=$(prettyname "${_cq_d##*/}")
-		case $_cq_st in
-		ok) ;;
-		slow) say "  member $_cq_i (${_cq_d:-gone}) stays slow: slowness is no error; it is ok again once its I/O is judged fast (an idle member keeps the verdict)" ;;
-		failed) say "  member $_cq_i (${_cq_d:-gone}) stays failed: its disk is gone" ;;
-		stalled) say "  member $_cq_i (${_cq_d:-gone}) is stalled: reads or writes wait on it, none completes" ;;
-		*) say "  member $_cq_i (${_cq_d:-gone}) is $_cq_st: a new error since the clear" ;;
-		esac
-		_cq_i=$((_cq_i + 1))
-	done
-}
 help_clear() {
 	cat <<EOF
 usage: $PROG clear NAME...
@@ -198,27 +177,4 @@ understood them (backup, SMART).
 Exit: 0 cleared (whatever the state after), 1 failed, 2 usage, 4 no such
 array.
 EOF
-}
-opt_clear() { _cl_names="$_cl_names $2"; }
-cmd_clear() {
-	local _cl_rc
-	_cl_names=''
-	opts opt_clear '' "$@"
-	[ -n "$_cl_names" ] || usage_die "clear needs an array name"
-	_cl_rc=0
-	set -f
-	# shellcheck disable=SC2086 # the operands
-	set -- $_cl_names
-	set +f
-	for nm in "$@"; do
-		is_array "$nm" || { warn "$nm is not an active ssdstripe array"; _cl_rc=4; continue; }
-		if dmsetup message "$nm" 0 clear_errors; then
-			clear_said "$nm"
-			history_add cleared "$nm" "$(array_uuid "$nm")" "" "" "error counters cleared (${HIST_CMD:-})"
-		else
-			warn "$nm: clear_errors failed"
-			_cl_rc=1
-		fi
-	done
-	return "$_cl_rc"
 }

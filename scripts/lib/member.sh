@@ -2,8 +2,10 @@
 # shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: a member's record and the one list of its fields, from
-# which status, detail (text and --json) and the monitor's Prometheus
-# textfile are all written.
+# which the monitor's Prometheus textfile is written.  status and detail
+# (C: tool/member.c) write theirs from the same fields in the same order:
+# the json, in, status and detail columns say how, and tool/member.c's
+# field list must agree with them.
 #
 # MEMBER_FIELDS has a line per field, in the order of the JSON objects and
 # of the metrics; its columns, separated by |:
@@ -123,12 +125,12 @@ member_gone() {
 
 # recorded_load ARRAYSYS UUID: REC_DRIVES = the member drives the labels of
 # array UUID record (the highest generation's, read from the members still
-# there), REC_CREATED its creation time, REC_DEVS the members' major:minor
-# as the live table has them (ARRAYSYS's dm device); all empty for a raw
-# dmsetup array
+# there), REC_DEVS the members' major:minor as the live table has them
+# (ARRAYSYS's dm device); both empty for a raw dmsetup array (list's gone
+# members; status and detail: C, tool/member.c)
 recorded_load() {
 	local _rd_g _rd_nm _rd_n _rd_d _rd_i _rd_m
-	REC_DRIVES='' REC_CREATED='' REC_DEVS='' REC_OP='' _rd_g=-1
+	REC_DRIVES='' REC_DEVS='' _rd_g=-1
 	[ -n "$2" ] || return 0
 	_rd_nm=$(cat "$1/../dm/name" 2>/dev/null)
 	[ -n "$_rd_nm" ] && REC_DEVS=$(dmsetup table "$_rd_nm" 2>/dev/null |
@@ -144,7 +146,6 @@ recorded_load() {
 		_rd_d=$(devpath "${_rd_d##*/}") || continue
 		read_label "$_rd_d" || continue
 		[ "$L_UUID" = "$2" ] || continue
-		[ -n "$REC_CREATED" ] || REC_CREATED=$L_CREATED REC_OP=$L_OP
 		[ "$L_GEN" -gt "$_rd_g" ] || continue
 		_rd_g=$L_GEN REC_DRIVES=$L_DRIVES
 	done
@@ -193,100 +194,6 @@ prom_escape() {
 		"$NL") PE="$PE\\n" ;;
 		*) PE="$PE$_pe_c" ;;
 		esac
-	done
-}
-
-# member_json VIEW: the member_info fields as a JSON object, those of the
-# status (s) or detail (d) --json output
-member_json() {
-	local _mj_sep _mj_n _mj_j _mj_in _mj_v
-	_mj_sep='{'
-	while IFS='|' read -r _mj_n _ _mj_j _mj_in _; do
-		case $_mj_in in *"$1"*) ;; *) continue ;; esac
-		eval "_mj_v=\${M_$_mj_n-}"
-		case ${_mj_j#*:} in
-		n) ;;
-		N) [ -n "$_mj_v" ] || _mj_v=null ;;
-		s) if [ -n "$_mj_v" ]; then _mj_v=$(json_str "$_mj_v"); else _mj_v=null; fi ;;
-		S) _mj_v=$(json_str "$_mj_v") ;;
-		esac
-		printf '%s"%s":%s' "$_mj_sep" "${_mj_j%%:*}" "$_mj_v"
-		_mj_sep=,
-	done <<EOF
-$MEMBER_FIELDS
-EOF
-	printf '}'
-}
-
-# member_columns VIEW: MC = the table columns of the status (s) or detail
-# (d) view in their order, "name:HEADER:FORMAT:SHOW" words
-member_columns() {
-	local _mc_i _mc_w _mc_n _mc_s _mc_d
-	MC='' _mc_i=1
-	while :; do
-		_mc_w=''
-		while IFS='|' read -r _mc_n _ _ _ _mc_s _mc_d _; do
-			[ "$1" = s ] || _mc_s=$_mc_d
-			[ "${_mc_s%%:*}" = "$_mc_i" ] && _mc_w="$_mc_n:${_mc_s#*:}"
-		done <<EOF
-$MEMBER_FIELDS
-EOF
-		[ -n "$_mc_w" ] || break
-		MC="$MC $_mc_w"
-		_mc_i=$((_mc_i + 1))
-	done
-}
-
-# member_row [header]: the member_info fields as a row of the table MC
-# (member_columns), or its header line
-member_row() {
-	local _mr_h _mr_c _mr_n _mr_hd
-	_mr_f=''
-	_mr_h=${1-}
-	set --
-	for _mr_c in $MC; do
-		_mr_n=${_mr_c%%:*} _mr_c=${_mr_c#*:}
-		_mr_hd=${_mr_c%%:*} _mr_c=${_mr_c#*:}
-		_mr_f="$_mr_f ${_mr_c%%:*}"
-		if [ -n "$_mr_h" ]; then
-			set -- "$@" "$_mr_hd"
-			continue
-		fi
-		eval "_mr_v=\${M_$_mr_n-}"
-		case ${_mr_c#*:} in
-		str) _mr_v=${_mr_v:--} ;;
-		rec)
-			[ -z "$M_GONE" ] || eval "_mr_v=\${M_R$_mr_n-}"
-			_mr_v=${_mr_v:--} ;;
-		dev) if [ -n "$M_GONE" ]; then _mr_v='(gone)'; else _mr_v=$(prettyname "$_mr_v"); fi ;;
-		human) _mr_v=$(human "$_mr_v") ;;
-		size) if [ -n "$M_GONE" ]; then _mr_v=-; else _mr_v=$(human "$_mr_v"); fi ;;
-		temp) if [ -n "$_mr_v" ]; then _mr_v=${_mr_v}C; else _mr_v=-; fi ;;
-		esac
-		set -- "$@" "$_mr_v"
-	done
-	# shellcheck disable=SC2059 # the format is the columns'
-	printf "  ${_mr_f# }\\n" "$@"
-}
-
-# members_out ARRAYSYS VIEW JSON STATE...: every member of the array, its
-# state from the caller's snapshot: the JSON objects of the status (s) or
-# detail (d) view, comma-separated, when JSON is not empty, else the rows
-# of the table member_columns chose
-members_out() {
-	local _ms_s _ms_v _ms_j _ms_i _ms_st
-	_ms_s=$1 _ms_v=$2 _ms_j=$3 _ms_i=0
-	shift 3
-	for _ms_st in "$@"; do
-		member_info "$_ms_s" "$_ms_i" "$_ms_st"
-		if [ -n "$_ms_j" ]; then
-			[ "$_ms_i" = 0 ] || printf ','
-			member_json "$_ms_v"
-		else
-			member_row
-			gone_note
-		fi
-		_ms_i=$((_ms_i + 1))
 	done
 }
 

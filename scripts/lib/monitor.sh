@@ -323,7 +323,7 @@ mon_takeover() {
 # progress (every quarter), read errors, done or stopped (when its mirror
 # is gone: done if the member is on the replace's NEW now)
 mon_replace() {
-	local _mr_p _mr_q _mr_now _mr_u _mr_st _mr_why _mr_k _mr_from _mr_to _mr_at _mr_key _mr_seen _mr_dev
+	local _mr_f _mr_v _mr_p _mr_q _mr_now _mr_u _mr_st _mr_why _mr_k _mr_from _mr_to _mr_at _mr_key _mr_seen _mr_dev
 	_mr_f=$TMPD/prevrep/$1
 	mkdir -p "$TMPD/prevrep"
 	_mr_p=''

@@ -148,13 +148,14 @@ rp_mirror_legs() {
 }
 
 # replace_info NAME: sets RI_* of array NAME's replace in progress (from the
-# mirror under it, and the state file): RI_MEMBER, RI_FROM, RI_TO,
-# RI_PERCENT, RI_STATE (copying, read errors, failed), RI_RATE, RI_ETA,
-# RI_WATCHED (the pid of the ssdstripe process that waits for the copy, if
-# any); 1 when none is in progress, 2 when the copy's device is not under
-# the array or holds no mirror (a replace being set up or taken down)
+# mirror under it), as the monitor follows it: RI_MEMBER, RI_FROM, RI_TO,
+# RI_PERCENT, RI_STATE (copying, read errors, failed), RI_WATCHED (the pid
+# of the ssdstripe process that waits for the copy, if any); 1 when none
+# is in progress, 2 when the copy's device is not under the array or holds
+# no mirror (a replace being set up or taken down).  status and detail (C:
+# tool/inprog.c) read the same, and the rate and eta of its state file.
 replace_info() {
-	local _ri_m _ri_mm _ri_p _ri_k _ri_v
+	local _ri_u _ri_m _ri_mm _ri_p
 	_ri_u=$(dm_uuid "$1")
 	_ri_u=${_ri_u#"$DM_UUID_PREFIX"}
 	_ri_m=$(rp_mirror_of "$_ri_u")
@@ -166,7 +167,7 @@ replace_info() {
 	# a replace being set up or taken down
 	[ -n "$RI_MEMBER" ] || return 2
 	rp_mirror_legs "$_ri_m" || return 2
-	RI_PERCENT='' RI_STATE=copying RI_RATE='' RI_ETA='' RI_WATCHED=''
+	RI_PERCENT='' RI_STATE=copying RI_WATCHED=''
 	if [ -r "$REPLACE_RUN/$1.pid" ] && read -r _ri_p <"$REPLACE_RUN/$1.pid" && rp_is_watcher "$_ri_p"; then
 		RI_WATCHED=$_ri_p
 	fi
@@ -178,48 +179,7 @@ replace_info() {
 		esac
 		case $RM_HEALTH in ?A | '') ;; *) RI_STATE="${RI_TO#/dev/} failed" ;; esac
 	fi
-	if [ -r "$REPLACE_RUN/$1" ]; then
-		while IFS='=' read -r _ri_k _ri_v; do
-			case $_ri_k in rate) RI_RATE=$_ri_v ;; eta) RI_ETA=$_ri_v ;; esac
-		done <"$REPLACE_RUN/$1"
-	fi
 	return 0
-}
-
-# replace_say NAME: the line status and detail print under an array whose
-# member is being replaced; nothing when none is
-replace_say() {
-	local _ry_d
-	replace_info "$1"
-	case $? in
-	0) ;;
-	2)
-		say "  replace: the copy's device $(rp_mirror_of "$_ri_u") is being set up or taken down (if no '$PROG replace' runs: '$PROG replace --abort $1')"
-		return 0 ;;
-	*)
-		# no copy runs, but the labels say one did: cut short
-		rp_table "$1" || return 0
-		_ry_d=$(mm_dev "${RP_MM%% *}" 2>/dev/null) || return 0
-		read_label "$_ry_d" 2>/dev/null && [ -n "$L_REPLACING" ] || return 0
-		say "  a replace of member $L_REPLACING was cut short (the array runs on its old drive): '$PROG replace $1 OLD NEW' starts it over ('$PROG assemble' named the new drive an unfinished copy)"
-		return 0 ;;
-	esac
-	say "  replace: member $RI_MEMBER, ${RI_FROM#/dev/} onto ${RI_TO#/dev/}: ${RI_PERCENT:-?}% copied${RI_RATE:+, $(human $((RI_RATE / 512)))/s}${RI_ETA:+, ${RI_ETA}s left}${RI_STATE:+ ($RI_STATE)}"
-	[ -n "$RI_WATCHED" ] ||
-		say "  no ssdstripe process waits for this copy (it was killed): '$PROG replace --finish $1' completes it, '$PROG replace --abort $1' stops it; until then a drive error during the copy holds the array's writes"
-	case $RI_STATE in
-	copying) ;;
-	*) say "  the replace cannot complete as it is: '$PROG replace --finish $1' says why, '$PROG replace --abort $1' goes back to ${RI_FROM#/dev/}" ;;
-	esac
-}
-# replace_json NAME: the "replace" member of an array's JSON object: null,
-# or the replace in progress
-replace_json() {
-	if replace_info "$1"; then
-		printf '{"member":%s,"from":%s,"to":%s,"percent":%s,"state":%s,"rate_bytes":%s,"eta_seconds":%s}' 			"$RI_MEMBER" "$(json_str "${RI_FROM#/dev/}")" "$(json_str "${RI_TO#/dev/}")" 			"${RI_PERCENT:-null}" "$(json_str "$RI_STATE")" "${RI_RATE:-null}" "${RI_ETA:-null}"
-	else
-		printf null
-	fi
 }
 
 # ---- unreadable ranges (scrub) ------------------------------------------

@@ -11,52 +11,24 @@ SCRUB_RATE=64	# MB/s, the default --rate
 SCRUB_STEP=2048	# sectors read at a time (1 MiB)
 
 # scrub_info NAME: the scrub of NAME now or last (since boot): SI_STATE
-# (running, finished, stopped, failed; empty: none since boot), SI_PCT,
-# SI_ETA (seconds, while running), SI_BAD (unreadable ranges so far),
-# SI_RATE (MB/s asked), SI_END (its end, seconds since the epoch)
+# (running, finished, stopped, failed; empty: none since boot), SI_PCT and
+# SI_PID (its process).  status and detail (C: tool/inprog.c) read the same
+# file for the rest (eta, bad, rate, end).
 scrub_info() {
 	local _si_f _si_k _si_v
-	SI_STATE='' SI_PCT='' SI_ETA='' SI_BAD=0 SI_RATE='' SI_END='' SI_PID=''
+	SI_STATE='' SI_PCT='' SI_PID=''
 	_si_f=$SCRUB_RUN/$1.state
 	[ -r "$_si_f" ] || return 1
 	while IFS='=' read -r _si_k _si_v; do
 		case $_si_k in
-		state) SI_STATE=$_si_v ;; pct) SI_PCT=$_si_v ;; eta) SI_ETA=$_si_v ;;
-		bad) SI_BAD=$_si_v ;; rate) SI_RATE=$_si_v ;; end) SI_END=$_si_v ;; pid) SI_PID=$_si_v ;;
+		state) SI_STATE=$_si_v ;; pct) SI_PCT=$_si_v ;; pid) SI_PID=$_si_v ;;
 		esac
 	done <"$_si_f"
 	# a scrub whose process is gone without saying how it ended
 	if [ "$SI_STATE" = running ] && ! kill -0 "${SI_PID:-0}" 2>/dev/null; then
-		SI_STATE=failed SI_ETA=''
+		SI_STATE=failed
 	fi
 	return 0
-}
-
-# scrub_say NAME: the line status and detail print under an array scrubbed
-# since boot
-scrub_say() {
-	scrub_info "$1" || return 0
-	case $SI_STATE in
-	running) say "  scrub: ${SI_PCT:-0}% read at up to $SI_RATE MB/s${SI_ETA:+, ${SI_ETA}s left}, $(plural "$SI_BAD" "unreadable range") so far ('$PROG scrub --stop $1' stops it)" ;;
-	finished)
-		if [ "$SI_BAD" = 0 ]; then
-			say "  scrub: finished $(iso_time "$SI_END"), every member read without error"
-		else
-			say "  scrub: finished $(iso_time "$SI_END"), $(plural "$SI_BAD" "unreadable range"): data there is lost; $SCRUB_RUN/$1.bad lists them ('$PROG history $1' too); restore what they hold, and replace the drive: '$PROG replace --ignore-read-errors $1 OLD NEW'"
-		fi ;;
-	*) say "  scrub: $SI_STATE at ${SI_PCT:-0}% ($(plural "$SI_BAD" "unreadable range") found): '$PROG scrub $1' reads it all again" ;;
-	esac
-}
-
-# scrub_json NAME: the "scrub" member of an array's JSON object
-scrub_json() {
-	if scrub_info "$1"; then
-		printf '{"state":%s,"percent":%s,"eta_seconds":%s,"unreadable_ranges":%s,"rate_mb":%s,"ended":%s}' \
-			"$(json_str "$SI_STATE")" "${SI_PCT:-0}" "${SI_ETA:-null}" "$SI_BAD" "${SI_RATE:-null}" \
-			"$(if [ -n "$SI_END" ]; then json_str "$(iso_time "$SI_END")"; else echo null; fi)"
-	else
-		printf null
-	fi
 }
 
 # scrub_state KEY=VALUE...: the scrub's state file rewritten (atomically)

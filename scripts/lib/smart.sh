@@ -302,10 +302,8 @@ smart_throttled() {
 }
 
 # ---- the drive's fields in the member record (member.sh) ------------------
-# Every --json output and the textfile carry them; the tables show the
-# summary word (DRIVE), status and detail name each drive that is not ok
-# under the table (DRIVE_NOTES) and fold it into their exit code
-# (DRIVE_RC: 5 warning, 6 critical).
+# The monitor's textfile carries them (status and detail, C: tool/smart.c
+# and tool/member.c, show the same fields).
 MEMBER_FIELDS="$MEMBER_FIELDS
 drive|-|drive_health:S|sd|13:DRIVE:%-8s:str|10:DRIVE:%-8s:str|ssdstripe_member_drive_health:gauge:states=ok,warning,critical,unknown|Health the member's drive reports about itself (SMART): 1 for the current word, 0 for the others.
 drive_why|-|drive_why:s|sd|-|-|-|
@@ -323,13 +321,11 @@ drive_critical_temp_minutes|-|drive_critical_temp_minutes:N|sd|-|-|ssdstripe_mem
 drive_throttle_count|-|drive_throttle_count:N|sd|-|-|ssdstripe_member_drive_thermal_throttles_total:counter:opt|Times the drive slowed itself down to cool off (NVMe thermal management, TMT1 + TMT2).
 drive_throttle_seconds|-|drive_throttle_seconds:N|sd|-|-|ssdstripe_member_drive_thermal_throttle_seconds_total:counter:opt|Time the drive spent slowed down to cool off (NVMe thermal management, TMT1 + TMT2)."
 MEMBER_GATHER="$MEMBER_GATHER smart_gather"
-DRIVE_NOTES='' DRIVE_RC=0 DRIVE_CRIT='' DRIVE_WARN=''
 
 # smart_gather BLOCKSYS: the drive fields of the member being read
 # (member_info), from the drive holding BLOCKSYS (/sys/class/block/X)
 # shellcheck disable=SC2034,SC2154 # M_ read by name (MEMBER_FIELDS), S_ set by name
 smart_gather() {
-	local _sg_w
 	smart_read "${1##*/}"
 	M_drive=$S_health M_drive_why=$S_why M_drive_source=$S_source
 	M_drive_critical=$S_critical M_drive_wear=$S_wear_pct M_drive_spare=$S_spare_pct
@@ -338,43 +334,6 @@ smart_gather() {
 	M_drive_temperature=$S_temperature_c M_drive_warning_temp_minutes=$S_warning_temp_minutes
 	M_drive_critical_temp_minutes=$S_critical_temp_minutes
 	M_drive_throttle_count=$S_throttle_count M_drive_throttle_seconds=$S_throttle_seconds
-	_sg_w="$M_INDEX ($(prettyname "$M_DEV")${M_SERIAL:+, serial $M_SERIAL})"
-	case $S_health in
-	critical) [ "$DRIVE_RC" -ge 6 ] || DRIVE_RC=6; DRIVE_CRIT="$DRIVE_CRIT${DRIVE_CRIT:+|}$_sg_w" ;;
-	warning) [ "$DRIVE_RC" -ge 5 ] || DRIVE_RC=5; DRIVE_WARN="$DRIVE_WARN${DRIVE_WARN:+|}$_sg_w" ;;
-	*) return 0 ;;
-	esac
-	DRIVE_NOTES="$DRIVE_NOTES  drive of member $M_INDEX ($(prettyname "$M_DEV")${M_SERIAL:+, serial $M_SERIAL}) is $S_health: $S_why
-"
-}
-
-# drive_head: what the array's header line says of its drives after the
-# array state (status's "array fast: optimal, ...", detail's state), from
-# DRIVE_CRIT and DRIVE_WARN: ", drive critical on member 1 (nvme1n1,
-# serial S): replace it", the warnings after; nothing when every drive is
-# ok.  The array state is the kernel's view of the I/O; a drive that says
-# it is failing is news the header must not hide.
-drive_head() {
-	local _dh_i _dh_w _dh_l _dh_n
-	_dh_i=0
-	for _dh_w in critical warning; do
-		if [ "$_dh_w" = critical ]; then _dh_l=$DRIVE_CRIT; else _dh_l=$DRIVE_WARN; fi
-		[ -n "$_dh_l" ] || continue
-		case $_dh_l in
-		*'|'*)
-			# "1 (a), 2 (b) and 3 (c)"
-			_dh_n=${_dh_l%|*} _dh_n="${_dh_n}XX and ${_dh_l##*|}"
-			while :; do
-				case $_dh_n in *'|'*) _dh_n="${_dh_n%%|*}, ${_dh_n#*|}" ;; *) break ;; esac
-			done
-			printf ', drives %s on members %s' "$_dh_w" "${_dh_n%%XX and *} and ${_dh_n#*XX and }"
-			[ "$_dh_w" = critical ] && printf ': replace them' ;;
-		*)
-			printf ', drive %s on member %s' "$_dh_w" "$_dh_l"
-			[ "$_dh_w" = critical ] && printf ': replace it' ;;
-		esac
-	done
-	return 0
 }
 
 # ---- the monitor's drive events --------------------------------------------

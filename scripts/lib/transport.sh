@@ -5,11 +5,11 @@
 # namespace of a controller on some transport: pcie for a local SSD, tcp,
 # rdma or fc for one that another host exports (NVMe over fabrics,
 # Documentation/ssdstripe-fabric.rst).  The transport, the address and the
-# subsystem NQN are in every member record (status and detail tables,
-# --json, the textfile's ssdstripe_member_info); status and detail say
-# under the table when a fabric member's controller is not live (its link
-# is down: its I/O waits, then fails), and detail when its I/O would wait
-# for the whole ctrl_loss_tmo because fast_io_fail_tmo is off.
+# subsystem NQN are in every member record (the textfile's
+# ssdstripe_member_info; status and detail, C: tool/fabric.c, read them
+# the same way and say under the table when a fabric member's controller
+# is not live, and detail when its I/O would wait for the whole
+# ctrl_loss_tmo because fast_io_fail_tmo is off).
 MEMBER_FIELDS="$MEMBER_FIELDS
 transport|-|transport:s|sd|14:TRANSPORT:%-9s:str|11:TRANSPORT:%-9s:str|info:transport|
 address|-|address:s|sd|15:ADDRESS:%-21s:str|12:ADDRESS:%-21s:str|info:address|
@@ -17,9 +17,6 @@ subsysnqn|-|subsysnqn:s|sd|16:NQN:%s:str|13:NQN:%s:str|info:subsysnqn|
 controller|-|controller:s|sd|-|-|-|
 controller_state|-|controller_state:s|sd|-|-|-|"
 MEMBER_GATHER="$MEMBER_GATHER fabric_gather"
-# FABRIC_NOTES: the lines under the table, gathered only when status
-# (FABRIC_SAY=state) or detail (FABRIC_SAY=all) asks for them
-FABRIC_NOTES='' FABRIC_SAY=''
 
 # fabric_ctrl_of BLOCKSYS: V = the sysfs directory of the controller that
 # serves the NVMe namespace BLOCKSYS (/sys/class/block/nvme4n1), false for
@@ -70,10 +67,10 @@ fabric_address() {
 }
 
 # fabric_gather BLOCKSYS: the transport fields of the member being read
-# (member_info), and its notes
+# (member_info)
 # shellcheck disable=SC2034 # M_ read by name (MEMBER_FIELDS)
 fabric_gather() {
-	local _fg_c _fg_w _fg_f
+	local _fg_c
 	M_transport='' M_address='' M_subsysnqn='' M_controller='' M_controller_state=''
 	fabric_ctrl_of "$1" || return 0
 	_fg_c=$V
@@ -87,24 +84,5 @@ fabric_gather() {
 	fi
 	read_attr "$_fg_c/subsysnqn" && M_subsysnqn=$V
 	read_attr "$_fg_c/state" && M_controller_state=$V
-	case $M_transport in pcie | '') return 0 ;; esac
-	[ -n "$FABRIC_SAY" ] || return 0
-	_fg_w="member $M_INDEX ($(prettyname "$M_DEV"), $M_transport $M_address)"
-	case $M_controller_state in
-	live | '') ;;
-	*)
-		read_attr "$_fg_c/fast_io_fail_tmo" off
-		if [ "$V" = off ]; then
-			_fg_f="its I/O waits until ctrl_loss_tmo ends (fast_io_fail_tmo is off)"
-		else
-			_fg_f="its I/O waits, and fails $V s after the link was lost (fast_io_fail_tmo)"
-		fi
-		FABRIC_NOTES="$FABRIC_NOTES  $_fg_w: controller $M_controller is $M_controller_state, not live: the storage host or the link to it is down; $_fg_f
-" ;;
-	esac
-	[ "$FABRIC_SAY" = all ] || return 0
-	read_attr "$_fg_c/fast_io_fail_tmo" || return 0
-	[ "$V" = off ] || return 0
-	FABRIC_NOTES="$FABRIC_NOTES  $_fg_w: fast_io_fail_tmo is off: when the link drops, I/O waits until ctrl_loss_tmo ends (set it, see ssdstripe-fabric)
-"
+	return 0
 }
