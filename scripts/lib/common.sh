@@ -145,26 +145,6 @@ tmpdir() {
 	die 1 "cannot make a temporary directory (tried ${TMPDIR:-$TMP_DEFAULT}, /run, /tmp, /dev/shm)"
 }
 
-# ---- JSON strings ------------------------------------------------------
-# AWK_JSON: the awk function json_str(s), s as a JSON string: quoted, \ and
-# " escaped, control characters (0x01-0x1f, 0x7f) as \u00XX; an awk program
-# that writes JSON strings begins with it: awk "$AWK_JSON"'...'.  The one
-# definition.  POSIX awk (mawk, busybox).
-AWK_JSON='
-function json_str(s,   i, n, c, o) {
-	if (s !~ /[\\"\001-\037\177]/) return "\"" s "\""
-	if (!_json_init) {
-		for (i = 1; i < 32; i++) _json_esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
-		_json_esc["\177"] = "\\u007f"; _json_esc["\\"] = "\\\\"; _json_esc["\""] = "\\\""
-		_json_init = 1
-	}
-	o = ""
-	n = length(s)
-	for (i = 1; i <= n; i++) { c = substr(s, i, 1); o = o ((c in _json_esc) ? _json_esc[c] : c) }
-	return "\"" o "\""
-}
-'
-
 # ---- sizes -------------------------------------------------------------
 human() { # sectors -> "1.5 GiB"
 	awk -v s="$1" 'BEGIN {
