@@ -212,6 +212,26 @@ static void row(const char *label, const char *v)
 	printf("  %-20s %s\n", label, v);
 }
 
+char *array_member_rows(const struct array *a, enum mview v, struct notes *nt)
+{
+	char *rows = NULL;
+	size_t rl = 0, i;
+	FILE *r = open_memstream(&rows, &rl);
+
+	if (!r)
+		die(EX_FAILED, "out of memory");
+	for (i = 0; i < a->n; i++) {
+		struct member m;
+
+		member_read(a->sys, (unsigned int)i, a->states[i], &a->rec, nt, &m);
+		member_row(r, &m, v);
+		gone_note(&m, (unsigned int)i, &a->rec, nt);
+	}
+	fclose(r);
+	notes_end(nt);
+	return rows;
+}
+
 void array_rows(const struct array *a, const char *head)
 {
 	char h[64], v[1024];

@@ -48,6 +48,13 @@ const char *array_feat(const struct array *a, const char *word);
 void array_json(const struct array *a, enum array_kind kind, struct json_object *o);
 /* array_rows: detail's rows of the array's fields (HEAD: drive_head's) */
 void array_rows(const struct array *a, const char *head);
+/*
+ * array_member_rows: A's member table rows in view V (malloc'd text, the
+ * header not included), each member read once; NT gets the notes of the
+ * members and is ended, so that the array's line can say what the drives
+ * say before the rows are printed
+ */
+char *array_member_rows(const struct array *a, enum mview v, struct notes *nt);
 /* advice: what the admin should do about an array in STATE */
 void advice(const char *name, const char *state);
 

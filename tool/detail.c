@@ -94,24 +94,12 @@ static void detail_json(struct array *a)
 static void detail_text(struct array *a)
 {
 	struct notes nt;
-	char *rows = NULL, head[2048], def[64];
-	size_t rl = 0, i;
-	FILE *r;
+	char *rows, head[2048], def[64];
+	size_t i;
 
 	notes_init(&nt, 2);
 	/* the rows first: the state line says what the drives say */
-	r = open_memstream(&rows, &rl);
-	if (!r)
-		die(EX_FAILED, "out of memory");
-	for (i = 0; i < a->n; i++) {
-		struct member m;
-
-		member_read(a->sys, (unsigned int)i, a->states[i], &a->rec, &nt, &m);
-		member_row(r, &m, MV_DETAIL);
-		gone_note(&m, (unsigned int)i, &a->rec, &nt);
-	}
-	fclose(r);
-	notes_end(&nt);
+	rows = array_member_rows(a, MV_DETAIL, &nt);
 	drive_head(nt.crit, nt.warn, head, sizeof(head));
 	say("array %s", a->name);
 	array_rows(a, head);

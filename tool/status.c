@@ -25,25 +25,12 @@
 static int status_text(struct array *a)
 {
 	struct notes nt;
-	char *rows = NULL, head[2048], h1[48], h2[48];
-	size_t rl = 0, i;
-	FILE *r;
+	char *rows, head[2048], h1[48], h2[48];
 	int rc = state_rc(a->state);
 
 	notes_init(&nt, 1);
 	/* the rows first: the array's line says what the drives say */
-	r = open_memstream(&rows, &rl);
-	if (!r)
-		die(EX_FAILED, "out of memory");
-	for (i = 0; i < a->n; i++) {
-		struct member m;
-
-		member_read(a->sys, (unsigned int)i, a->states[i], &a->rec, &nt, &m);
-		member_row(r, &m, MV_STATUS);
-		gone_note(&m, (unsigned int)i, &a->rec, &nt);
-	}
-	fclose(r);
-	notes_end(&nt);
+	rows = array_member_rows(a, MV_STATUS, &nt);
 	drive_head(nt.crit, nt.warn, head, sizeof(head));
 	say("array %s: %s%s%s %s member%s, chunk %s, %s%s%s", a->name, a->state, head, *head ? ";" : ",",
 	    a->count, strcmp(a->count, "1") ? "s" : "", human(h1, sizeof(h1), strtoull(a->chunk, NULL, 10)),
