@@ -339,38 +339,6 @@ static int activate(const char *name, const char *uuid, const struct mdev *m, un
 }
 
 /* ---- writes ---------------------------------------------------------------- */
-/* wipe_partition_labels: our labels inside M's partitions zeroed, before
- * the partition table that shows them goes away */
-static void wipe_partition_labels(const struct mdev *m)
-{
-	size_t n, i;
-	char **v = blk_partitions(m->dev, &n);
-
-	for (i = 0; i < n; i++) {
-		char *p = dev_path(v[i]), *what;
-		struct label l;
-		int fd;
-
-		if (!p)
-			continue;
-		fd = open(p, O_RDWR | O_CLOEXEC);
-		if (fd >= 0 && label_magic(fd)) {
-			what = label_read_fd(fd, &l) == LABEL_OK ?
-			       xasprintf("member %s of array %s", l.f[LK_INDEX], l.f[LK_NAME]) :
-			       xstrdup(l.err[0] ? l.err : "damaged label");
-			label_free(&l);
-			if (label_erase(fd))
-				die(EX_FAILED, "cannot wipe the stale label on %s", p);
-			say("wiped the stale ssdstripe label on %s (%s)", p, what);
-			free(what);
-		}
-		if (fd >= 0)
-			close(fd);
-		free(p);
-	}
-	names_free(v, n);
-}
-
 /* partitions_left: the kernel names of M's partitions, space-separated ("" none) */
 static char *partitions_left(const struct mdev *m)
 {
@@ -758,7 +726,7 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 
 		/* labels of an earlier life inside partitions would come back
 		 * with the partitions; the partitions themselves go with the table */
-		wipe_partition_labels(&m[i]);
+		label_wipe_partitions(m[i].dev);
 		/* stale signatures at either end would still be found by blkid */
 		if (blk_zero(m[i].fd, 0, LABEL_DATA_OFFSET) || m[i].size < LABEL_TAIL ||
 		    blk_zero(m[i].fd, m[i].size - LABEL_TAIL, LABEL_TAIL))

@@ -16,6 +16,8 @@
 
 #include <gcrypt.h>
 
+#include "blk.h"
+#include "dev.h"
 #include "label.h"
 #include "out.h"
 
@@ -411,4 +413,34 @@ int label_write_fd(int fd, const char text[LABEL_BLOCK])
 	if (w != LABEL_BLOCK)
 		return w < 0 && errno ? errno : EIO;
 	return fsync(fd) ? errno : 0;
+}
+
+void label_wipe_partitions(const char *dev)
+{
+	size_t n, i;
+	char **v = blk_partitions(dev, &n);
+
+	for (i = 0; i < n; i++) {
+		char *p = dev_path(v[i]), *what;
+		struct label l;
+		int fd;
+
+		if (!p)
+			continue;
+		fd = open(p, O_RDWR | O_CLOEXEC);
+		if (fd >= 0 && label_magic(fd)) {
+			what = label_read_fd(fd, &l) == LABEL_OK ?
+			       xasprintf("member %s of array %s", l.f[LK_INDEX], l.f[LK_NAME]) :
+			       xstrdup(l.err[0] ? l.err : "damaged label");
+			label_free(&l);
+			if (label_erase(fd))
+				die(EX_FAILED, "cannot wipe the stale label on %s", p);
+			say("wiped the stale ssdstripe label on %s (%s)", p, what);
+			free(what);
+		}
+		if (fd >= 0)
+			close(fd);
+		free(p);
+	}
+	names_free(v, n);
 }

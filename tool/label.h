@@ -83,6 +83,12 @@ bool label_magic(int fd);
  */
 int label_erase(int fd);
 /*
+ * label_wipe_partitions: our labels inside DEV's partitions zeroed (each
+ * named as it goes), before the partition table that shows them is
+ * dropped; dies when one cannot be wiped
+ */
+void label_wipe_partitions(const char *dev);
+/*
  * label_write_fd: TEXT (a label_format output, zero-padded to the block)
  * as FD's label block, and fsync: 0 or errno.  Allocates nothing: a
  * critical section writes labels made before it.

@@ -1929,38 +1929,6 @@ static void begin(const unsigned char *bad)
 	free(nmm);
 }
 
-/* wipe_partition_labels: our labels inside NEW's partitions zeroed, before
- * the partition table that shows them goes away */
-static void wipe_partition_labels(void)
-{
-	size_t n, i;
-	char **v = blk_partitions(new, &n);
-
-	for (i = 0; i < n; i++) {
-		char *p = dev_path(v[i]), *what;
-		struct label l;
-		int fd;
-
-		if (!p)
-			continue;
-		fd = open(p, O_RDWR | O_CLOEXEC);
-		if (fd >= 0 && label_magic(fd)) {
-			what = label_read_fd(fd, &l) == LABEL_OK ?
-			       xasprintf("member %s of array %s", l.f[LK_INDEX], l.f[LK_NAME]) :
-			       xstrdup(l.err[0] ? l.err : "damaged label");
-			label_free(&l);
-			if (label_erase(fd))
-				die(EX_FAILED, "cannot wipe the stale label on %s", p);
-			say("wiped the stale ssdstripe label on %s (%s)", p, what);
-			free(what);
-		}
-		if (fd >= 0)
-			close(fd);
-		free(p);
-	}
-	names_free(v, n);
-}
-
 struct rp_args {
 	bool bg, force, ignore;
 	enum { START, FINISH, ABORT } mode;
@@ -2210,7 +2178,7 @@ static int replace_start(const struct rp_args *a)
 		say("%s holds an interrupted copy of member %u: starting the copy over", new, k);
 	ignore_errs = a->ignore;
 	if (!restart && a->force)
-		wipe_partition_labels();
+		label_wipe_partitions(new);
 	if (!a->bg)
 		claim_copy(false);
 	/* the copy has its watcher from the moment it is stacked: this
