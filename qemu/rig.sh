@@ -101,11 +101,39 @@ console_bad_re+='|DEBUG_LOCKS_WARN|ODEBUG:|list_add corruption|list_del corrupti
 # ran into the breakpoint that text_poke_bp had already taken out again
 # ("sched_clock: Marking stable" flips a static key 3.7 s into the boot);
 # and "Oops: int3" on the debug kernel too, in run_timer_softirq.
+# A kernel that hangs before /init is the same kind of failure: boot_watch
+# stops it, and this reports it from LOG.hung.  Seen once: Debian's
+# 7.2.13 (sid) stood still at "hpet0: 3 comparators" 1 s into the boot,
+# until the run's timeout killed it 1800 s later (CI, 2026-11-28).
 died_before_init() {
 	local logf=$1 init_re=$2
 	grep -q -E "$init_re" "$logf" && return 1
+	if [ -s "$logf.hung" ]; then
+		echo "no /init within $(sed -n 1p "$logf.hung") s; its last line: $(sed -n 2p "$logf.hung")"
+		return 0
+	fi
 	grep -m1 -E 'BUG:|Oops|Kernel panic' "$logf" | tr -d '\r' |
 		sed 's/^\[[ 0-9.]*\] //' | grep .
+}
+
+# boot_watch LOG INIT_RE SECS PID: when LOG has no line matching INIT_RE
+# SECS seconds on and PID still runs, the kernel hung before /init: write
+# SECS and the console's last line to LOG.hung and stop PID (QEMU, or the
+# timeout(1) that runs it).  Runs beside the guest; ends on its own once
+# /init has started or PID has ended.  A boot takes 3-15 s of guest time.
+boot_watch() {
+	local logf=$1 init_re=$2 secs=$3 pid=$4 i
+	rm -f "$logf.hung"
+	for ((i = 0; i < secs; i++)); do
+		sleep 1
+		kill -0 "$pid" 2>/dev/null || return 0
+		grep -q -E "$init_re" "$logf" 2>/dev/null && return 0
+	done
+	{
+		echo "$secs"
+		tr -d '\r' <"$logf" | grep . | tail -n 1 | sed 's/^\[[ 0-9.]*\] //'
+	} >"$logf.hung"
+	kill "$pid" 2>/dev/null || true
 }
 
 # ---- the fabric rig: storage guests ---------------------------------------------

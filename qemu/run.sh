@@ -45,7 +45,7 @@ cache=${SSDSTRIPE_CACHE:-/var/tmp/ssdstripe}
 . "$here/rig.sh"
 
 series=6.12 tests=all quick='' mode=tests disks=4 disk_size=2G timeout='' target='' bench=full
-module='' no_module='' sh_tool='' logfile='' mem='' test_timeout='' guest_env='' shard='' append=''
+module='' no_module='' sh_tool='' logfile='' mem='' test_timeout='' guest_env='' shard='' append='' boot_limit=''
 storage_hosts=0 storage_disks=1 storage_disk_size='' storage_mem=512
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -109,6 +109,7 @@ if [ "$series" = debug ]; then
 	kdir=$(cat "$cache/kernels/$abi/kdir")
 	# KASAN and lockdep under TCG: several times slower, twice the memory
 	: "${timeout:=5400}" "${mem:=2048}" "${test_timeout:=1200}"
+	boot_limit=900
 else
 	abi=$("$here/fetch-kernel.sh" "$series") || die "cannot fetch kernel $series"
 	kdir="/usr/src/linux-headers-$abi"
@@ -116,6 +117,9 @@ else
 	[ -f "$cache/kernels/$abi/kdir" ] && kdir=$(cat "$cache/kernels/$abi/kdir")
 fi
 : "${timeout:=1800}" "${mem:=1024}" "${test_timeout:=300}"
+# seconds for the kernel to reach our /init before boot_watch calls it
+# hung ($SSDSTRIPE_BOOT_LIMIT: to try that path)
+: "${boot_limit:=${SSDSTRIPE_BOOT_LIMIT:-300}}"
 kroot="$cache/kernels/$abi"
 work="$cache/run/$abi${shard:+-$shard}"
 mkdir -p "$work"
@@ -308,6 +312,8 @@ while :; do
 		set +e
 		timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$logfile" 2>&1 &
 		qpid=$!
+		boot_watch "$logfile" '^ssdstripe-guest: kernel' "$boot_limit" "$qpid" &
+		wpid=$!
 		# live progress
 		if [ "$mode" = demo ]; then
 			tail -n +1 -f --pid="$qpid" "$logfile" 2>/dev/null |
@@ -319,6 +325,8 @@ while :; do
 		tpid=$!
 		wait "$qpid"
 		rc=$?
+		kill "$wpid" 2>/dev/null
+		wait "$wpid" 2>/dev/null
 		sleep 0.5
 		kill "$tpid" 2>/dev/null
 		wait "$tpid" 2>/dev/null
@@ -333,7 +341,7 @@ while :; do
 		early=$(died_before_init "$logfile" '^ssdstripe-guest: kernel'); then
 		boot_failures=1
 		cp "$logfile" "$logfile.boot-failure"
-		boot_note="the kernel died before /init ran ($early); booted again, that console is $logfile.boot-failure"
+		boot_note="the kernel died or hung before /init ran ($early); booted again, that console is $logfile.boot-failure"
 		log "BOOT FAILURE: $boot_note"
 		: >"$logfile"
 		continue
@@ -377,6 +385,10 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	failed=1
 elif [ "$rc" != 0 ]; then
 	log "qemu exited with status $rc"
+	failed=1
+fi
+if [ -s "$logfile.hung" ] && hung=$(died_before_init "$logfile" '^ssdstripe-guest: kernel'); then
+	log "BOOT FAILURE: the kernel hung before /init ran ($hung); stopped"
 	failed=1
 fi
 if ! grep -q '^ssdstripe-guest: done' "$logfile.clean"; then
