@@ -150,16 +150,6 @@ ident_words() {
 	return 0
 }
 
-# rec_ident UUID K: I_* = what the labels of array UUID collected in
-# $TMPD/idents record for member K (the highest generation's); false when
-# none records it (labels of version 1)
-rec_ident() {
-	local _ri
-	_ri=$(awk -v u="$1" -v k="$2" '$1 == u && $3 == k && (!n || $2 + 0 > g) {
-		g = $2 + 0; n = 1; sub(/^[^ ]+ [^ ]+ [^ ]+ /, ""); l = $0 }
-		END { if (n) print l; else exit 1 }' "$TMPD/idents" 2>/dev/null) || return 1
-	ident_parse "$_ri"
-}
 # drives_ident DRIVES K: I_* = member K's line of DRIVES (L_DRIVES form,
 # "K=identity" lines); false when there is none
 drives_ident() {
@@ -174,16 +164,3 @@ EOF
 	return 1
 }
 
-# ident_find: the kernel names of the block devices that are the drive
-# I_* records, held or not, wherever they are now
-ident_find() {
-	local _if
-	ident_known || return 0
-	for _if in /sys/class/block/*; do
-		read_attr "$_if/size" || continue
-		[ "$V" = "$I_SIZE" ] || continue
-		read_attr "$_if/hidden" && [ "$V" = 1 ] && continue
-		ident_of "$_if" && ident_match && echo "${_if##*/}"
-	done
-	return 0
-}

@@ -2,14 +2,12 @@
 # shellcheck shell=sh disable=SC3043
 #
 # ssdstripe library: the on-disk label (Documentation/ssdstripe-label.rst):
-# reading and checking one, and reading every device's.
+# reading and checking one.
 
 MAGIC=SSDSTRIPE-LABEL
 LABEL_VERSION=2			# what this tool writes (tool/label.h)
 LABEL_READS='1 and 2'		# the versions it reads
 LABEL_BLOCK=4096		# bytes; the label is the second 4 KiB block
-DATA_OFFSET=2048		# sectors (1 MiB): data start on every member
-TAIL=2048			# sectors left unused (and zeroed) at the end
 
 # ---- label -------------------------------------------------------------
 # label_text DEV: the label block without its NUL padding (empty if none)
@@ -46,6 +44,7 @@ L_UUID='' L_NAME='' L_MEMBER='' L_INDEX='' L_COUNT='' L_CHUNK='' L_OFFSET='' \
 # read_label DEV: sets L_* (and L_VERSION, L_DRIVES) from DEV's label.
 # Returns 0 valid, 1 no label, 2 damaged (L_ERR says why), 3 unsupported
 # version.
+# shellcheck disable=SC2034 # L_ERR is the caller's (tests/label/run)
 read_label() {
 	local _rl_first _rl_body _rl_sum _rl_kv _rl_seen _rl_l _rl_k _rl_n _rl_i
 	L_ERR='' L_TEXT='' L_VERSION='' L_DRIVES=''
@@ -104,95 +103,3 @@ EOF
 
 # label_magic DEV: DEV's label block starts as ours (valid or not)
 label_magic() { label_text "$1" | head -n 1 | grep -q "^$MAGIC "; }
-
-# A label record: what collect found on one device, a line of fields
-# separated by | in the order of LABEL_FIELDS: the device, the label's
-# fields (LABEL_KEYS, in their order; empty for a damaged label), its
-# version, the device's size in sectors, and for a device whose label is
-# shadowed by another signature, what that is.  DEV comes first (grep
-# "^DEV|" finds a device's record); everything else reads records by
-# field name: label_rec in the shell, label_awk in awk.  Records live in
-# $TMPD only, so their order is free to follow LABEL_KEYS.
-LABEL_FIELDS=DEV
-for _lf in $LABEL_KEYS; do LABEL_FIELDS="$LABEL_FIELDS ${_lf#*:}"; done
-LABEL_FIELDS="$LABEL_FIELDS VERSION SIZE WHAT"
-LABEL_VARS='' LABEL_AWK='' _lf_i=0
-for _lf in $LABEL_FIELDS; do
-	_lf_i=$((_lf_i + 1))
-	LABEL_VARS="$LABEL_VARS L_$_lf"
-	LABEL_AWK="$LABEL_AWK -v $_lf=$_lf_i"
-	eval "LABEL_COL_$_lf=$_lf_i"	# for sort -k
-done
-
-# label_rec LINE: sets L_* from a label record
-label_rec() {
-	# shellcheck disable=SC2086,SC2229 # the variable names are words
-	IFS='|' read -r $LABEL_VARS <<EOF
-$1
-EOF
-}
-# label_record: the L_* fields as a label record line
-label_record() {
-	local _lr _lr_f
-	_lr=$L_DEV
-	for _lr_f in $LABEL_FIELDS; do
-		[ "$_lr_f" = DEV ] || eval "_lr=\"\$_lr|\${L_$_lr_f-}\""
-	done
-	printf '%s\n' "$_lr"
-}
-# label_awk [-v VAR=VALUE]... PROGRAM FILE...: awk over label records,
-# whose fields the program names $UUID, $NAME, ... (LABEL_FIELDS)
-label_awk() {
-	# shellcheck disable=SC2086 # the -v options are words
-	awk -F'|' $LABEL_AWK "$@"
-}
-# has_shadowed UUID: a member of array UUID carries another signature now
-has_shadowed() {
-	label_awk -v u="$1" '$UUID == u {f = 1} END {exit !f}' "$TMPD/shadowed"
-}
-
-# collect DEV...: read every label into label records: valid ones in
-# $TMPD/labels; labelled devices that carry another signature now (a file
-# system, swap, a partition table, md, LVM: re-used since the array was
-# made) in $TMPD/shadowed, never taken; damaged labels in $TMPD/damaged as
-# "dev|reason".  The drives the valid labels record go to $TMPD/idents as
-# "UUID GEN K identity" lines (rec_ident reads them).
-collect() {
-	local _co _co_rc _co_kv
-	tmpdir
-	: >"$TMPD/labels"
-	: >"$TMPD/damaged"
-	: >"$TMPD/shadowed"
-	: >"$TMPD/idents"
-	for _co in "$@"; do
-		read_label "$_co"
-		_co_rc=$?
-		[ "$_co_rc" = 1 ] && continue
-		L_DEV=$_co L_SIZE='' L_WHAT=''
-		if shadowed "$_co"; then
-			if [ "$_co_rc" != 0 ]; then
-				for _co_kv in $LABEL_KEYS; do eval "L_${_co_kv#*:}=''"; done
-				L_VERSION=''
-			fi
-			L_WHAT=$SHADOW
-			label_record >>"$TMPD/shadowed"
-			continue
-		fi
-		case $_co_rc in
-		0)
-			L_SIZE=$(devsize "$_co")
-			label_record >>"$TMPD/labels"
-			idents_add ;;
-		2 | 3) printf '%s|%s\n' "$_co" "$L_ERR" >>"$TMPD/damaged" ;;
-		esac
-	done
-}
-# idents_add: the drives of the label just read, to $TMPD/idents
-idents_add() {
-	local _ia
-	while IFS= read -r _ia; do
-		[ -n "$_ia" ] && printf '%s %s %s %s\n' "$L_UUID" "$L_GEN" "${_ia%%=*}" "${_ia#*=}"
-	done >>"$TMPD/idents" <<EOF
-$L_DRIVES
-EOF
-}
