@@ -1,20 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh disable=SC3043
 #
-# ssdstripe library: block devices: sysfs paths, sizes, names, the
-# devices a label may be on, partitions, zeroing sectors.
+# ssdstripe library: block devices: their /dev names and sysfs
+# attributes, a drive's serial.
 
 # ---- devices -----------------------------------------------------------
-# sysdir DEV -> /sys/class/block/<name> of a block device node or path
-sysdir() {
-	local _sd_mm _sd_d
-	[ -b "$1" ] || return 1
-	_sd_mm=$(stat -L -c '%t:%T' "$1" 2>/dev/null) || return 1
-	_sd_mm=$(printf '%d:%d' "0x${_sd_mm%:*}" "0x${_sd_mm#*:}")
-	_sd_d=$(readlink -f "/sys/dev/block/$_sd_mm") || return 1
-	[ -d "$_sd_d" ] || return 1
-	echo "$_sd_d"
-}
 # devpath NAME: /dev path of a kernel block device name, dm devices by their
 # /dev/mapper name (what people gave and will recognise in messages)
 devpath() {
