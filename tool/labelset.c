@@ -2,7 +2,7 @@
 /*
  * ssdstripe: an array's members as their labels say (labelset.h).  The
  * same rules, in the same order, with the same words as the sh library's
- * check_set and its helpers (scripts/lib/assemble.sh).
+ * check_set and its helpers (scripts/lib/assemble.sh) had.
  */
 #include <limits.h>
 #include <stdarg.h>

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ssdstripe: an array's members as their labels say, the rules assemble
- * and sanitize share (scripts/lib/assemble.sh's check_set, set_losers,
- * missing_members, and label.sh's collect, moved here for the commands in
- * C): every device's label read once, the set of one array's members
+ * ssdstripe: an array's members as their labels say, the rules assemble,
+ * sanitize, list and table share (scripts/lib/assemble.sh's check_set,
+ * set_losers, missing_members, and label.sh's collect, moved here): every device's label read once, the set of one array's members
  * checked (one geometry, one member list, each member once, none cut
  * short), the labels that take no part named (an unfinished or retired
  * copy, an older generation, a copy of a label on another drive), and the

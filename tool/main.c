@@ -40,6 +40,8 @@ static const struct builtin builtins[] = {
 	{ "status", cmd_status },
 	{ "detail", cmd_detail },
 	{ "clear", cmd_clear },
+	{ "list", cmd_list },
+	{ "table", cmd_table },
 };
 
 /*

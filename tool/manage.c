@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ssdstripe stop: the commands that act on active arrays as a whole
- * (list, table and clear follow from the sh part).
+ * (list, table and clear have their own files: list.c, tablecmd.c,
+ * clear.c).
  *
  * stop NAME... | --scan: deactivate arrays (the labels stay); refused
  * while an array is open or mounted, or while a replace of one of its

@@ -153,26 +153,3 @@ human() { # sectors -> "1.5 GiB"
 		printf (i == 1 ? "%d %s" : "%.1f %s"), b, u[i]
 	}'
 }
-
-valid_name() {
-	case $1 in
-	'' | -* | .* | *[!A-Za-z0-9._-]*) return 1 ;;
-	esac
-	[ ${#1} -le 64 ]
-}
-
-# iso_time SECONDS: 2026-11-25T08:00:00Z (busybox date takes -d @N too;
-# else computed)
-iso_time() {
-	date -u -d "@$1" '+%Y-%m-%dT%H:%M:%SZ' 2>/dev/null && return 0
-	awk -v t="$1" 'BEGIN {
-		d = int(t / 86400); s = t - d * 86400
-		# days since 1970-01-01 to a civil date (Howard Hinnant)
-		z = d + 719468; era = int(z / 146097); doe = z - era * 146097
-		yoe = int((doe - int(doe / 1460) + int(doe / 36524) - int(doe / 146096)) / 365)
-		y = yoe + era * 400; doy = doe - (365 * yoe + int(yoe / 4) - int(yoe / 100))
-		mp = int((5 * doy + 2) / 153); dd = doy - int((153 * mp + 2) / 5) + 1
-		m = mp < 10 ? mp + 3 : mp - 9; if (m <= 2) y++
-		printf "%04d-%02d-%02dT%02d:%02d:%02dZ\n", y, m, dd, int(s / 3600), int(s % 3600 / 60), s % 60
-	}'
-}

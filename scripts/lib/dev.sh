@@ -1,33 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh disable=SC3043
 #
-# ssdstripe library: block devices: sysfs paths, sizes, names, the
-# devices a label may be on, partitions, zeroing sectors.
+# ssdstripe library: block devices: their /dev names and sysfs
+# attributes, a drive's serial.
 
 # ---- devices -----------------------------------------------------------
-# sysdir DEV -> /sys/class/block/<name> of a block device node or path
-sysdir() {
-	local _sd_mm _sd_d
-	[ -b "$1" ] || return 1
-	_sd_mm=$(stat -L -c '%t:%T' "$1" 2>/dev/null) || return 1
-	_sd_mm=$(printf '%d:%d' "0x${_sd_mm%:*}" "0x${_sd_mm#*:}")
-	_sd_d=$(readlink -f "/sys/dev/block/$_sd_mm") || return 1
-	[ -d "$_sd_d" ] || return 1
-	echo "$_sd_d"
-}
-majmin() { cat "$(sysdir "$1")/dev"; }
-devsize() { cat "$(sysdir "$1")/size"; }	# sectors
-# canonical /dev path of a device given as a path or a name
-canon() {
-	local _cn_s
-	case $1 in
-	/*) _cn=$1 ;;
-	*) _cn=/dev/$1 ;;
-	esac
-	[ -b "$_cn" ] || return 1
-	_cn_s=$(sysdir "$_cn") || return 1
-	devpath "${_cn_s##*/}" || echo "$_cn"
-}
 # devpath NAME: /dev path of a kernel block device name, dm devices by their
 # /dev/mapper name (what people gave and will recognise in messages)
 devpath() {
@@ -37,16 +14,6 @@ devpath() {
 		[ -b "$_dp" ] && { echo "$_dp"; return 0; }
 	fi
 	[ -b "/dev/$1" ] && echo "/dev/$1"
-}
-# human name: dm-N devices by their dm name
-prettyname() {
-	local _pn
-	_pn=${1##*/}
-	if [ -r "/sys/class/block/$_pn/dm/name" ]; then
-		echo "mapper/$(cat "/sys/class/block/$_pn/dm/name")"
-	else
-		echo "$_pn"
-	fi
 }
 
 # read_attr FILE [DEFAULT]: V = FILE's first line; DEFAULT ('') and false
@@ -79,25 +46,4 @@ drive_serial() {
 	done
 	V=''
 	return 1
-}
-
-# every block device a label could be on (whole disks, partitions, dm)
-candidates() {
-	local _c _ch
-	for _c in /sys/class/block/*; do
-		[ -e "$_c/dev" ] || continue
-		_cn=${_c##*/}
-		case $_cn in
-		ram* | zram* | sr* | fd* | nbd*) continue ;;
-		loop*) [ -e "$_c/loop/backing_file" ] || continue ;;
-		esac
-		[ "$(cat "$_c/hidden" 2>/dev/null)" = 1 ] && continue
-		# a held device is seen through its holder (dm-linear, multipath):
-		# reading it too would show every label twice
-		for _ch in "$_c"/holders/*; do [ -e "$_ch" ] && continue 2; done
-		[ "$(cat "$_c/size" 2>/dev/null || echo 0)" -gt $((DATA_OFFSET + TAIL)) ] || continue
-		# our own arrays are not members of anything
-		case $(cat "$_c/dm/uuid" 2>/dev/null) in "$DM_UUID_PREFIX"*) continue ;; esac
-		devpath "$_cn"
-	done
 }

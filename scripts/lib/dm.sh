@@ -19,11 +19,6 @@ array_uuid() {
 	_au=$(dm_uuid "$1")
 	case $_au in "$DM_UUID_PREFIX"*) echo "${_au#"$DM_UUID_PREFIX"}" ;; esac
 }
-# name of the active device carrying array UUID, if any
-active_name_of_uuid() {
-	dmsetup info -c --noheadings -o name,uuid --separator ' ' 2>/dev/null |
-		awk -v u="$DM_UUID_PREFIX$1" '$2 == u {print $1; exit}'
-}
 dm_sysdir() {
 	local _dd
 	_dd=$(dmsetup info -c --noheadings -o major,minor --separator : "$1" 2>/dev/null) || return 1
