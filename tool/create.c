@@ -571,11 +571,20 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 			free(c);
 			continue;
 		}
-		if (label_read_fd(m[n].fd, &l) == LABEL_OK) {
+		switch (label_read_fd(m[n].fd, &l)) {
+		case LABEL_OK:
 			snprintf(sig, sizeof(sig), "an ssdstripe label (member %s of array %s)",
 				 l.f[LK_INDEX], l.f[LK_NAME]);
-		} else if (!foreign_signature(c, sig, sizeof(sig))) {
-			sig[0] = 0;
+			break;
+		case LABEL_DAMAGED:
+		case LABEL_UNSUPPORTED:
+			/* a member whose label was torn, or one of an array a newer
+			 * tool made: data as much as a valid one is */
+			snprintf(sig, sizeof(sig), "an ssdstripe label this tool cannot read (%s)", l.err);
+			break;
+		default:
+			if (!foreign_signature(c, sig, sizeof(sig)))
+				sig[0] = 0;
 		}
 		label_free(&l);
 		if (sig[0] && a->force)
