@@ -9,6 +9,7 @@
  * replaces.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -665,7 +666,7 @@ static int incremental(const struct bootpolicy *b, const char *dev, bool export)
 
 	if (export) {
 		/* exec 3>&1 1>&2: the variables go to udev, the rest to stderr */
-		int fd = dup(1);
+		int fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
 
 		fflush(stdout);
 		exp_out = fd >= 0 ? fdopen(fd, "w") : NULL;
