@@ -177,70 +177,6 @@ static bool hold(const char *dev, struct mdev *m)
 }
 
 /* ---- the kernel's side ------------------------------------------------------ */
-/* run: ARGV, its output (stdout and stderr, at most LEN) into OUT; its exit status */
-static int run(char *const argv[], char *out, size_t len)
-{
-	int p[2], st;
-	size_t got = 0;
-	ssize_t r;
-	pid_t pid;
-
-	out[0] = 0;
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (!pid) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	while ((r = read(p[0], out + got, len - 1 - got)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		got += (size_t)r;
-		if (got >= len - 1) {
-			char sink[256];
-
-			while (read(p[0], sink, sizeof(sink)) > 0)
-				;
-			break;
-		}
-	}
-	out[got] = 0;
-	close(p[0]);
-	while (got && out[got - 1] == '\n')
-		out[--got] = 0;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* load_module: the ssdstripe target there, or exit 1 saying why */
-static void load_module(void)
-{
-	char *mod[] = { "modprobe", "dm-mod", NULL }, *ss[] = { "modprobe", "dm-ssdstripe", NULL };
-	char e[1024];
-
-	if (dm_has_target("ssdstripe"))
-		return;
-	run(mod, e, sizeof(e));
-	if (run(ss, e, sizeof(e)) == 127)
-		snprintf(e, sizeof(e), "no modprobe");
-	if (!dm_has_target("ssdstripe"))
-		die(EX_FAILED, "the ssdstripe device-mapper target is not available (modprobe dm-ssdstripe failed%s%s)",
-		    e[0] ? ": " : "", e);
-}
-
 /*
  * activate: the array whose labels were just written to M (N members, in
  * index order), as assemble activates a complete set: the ssdstripe table
@@ -292,7 +228,7 @@ static int activate(const char *name, const char *uuid, const struct mdev *m, un
 	}
 	if (fclose(f))
 		die(EX_FAILED, "out of memory");
-	load_module();
+	dm_need_ssdstripe();
 	du = xasprintf(DM_UUID_PREFIX "%s", uuid);
 	/* created without a table (no udev cookie there: dm.h), loaded, and
 	 * resumed with a cookie whose udev processing is waited for, as
@@ -725,7 +661,7 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 	if (!labels_make(devs_of(m, n), n, NULL, &nl, texts, why, sizeof(why)))
 		die(EX_REFUSED, "%s; create refused; nothing was written", why);
 	forced_say();
-	load_module();
+	dm_need_ssdstripe();
 
 	if (a->trim)
 		for (i = 0; i < n; i++)
@@ -1184,7 +1120,7 @@ static int create_clean(const struct cr_args *a, uint64_t chunk)
 	texts = xmalloc((n ? n : 1) * sizeof(*texts));
 	if (!labels_make(devs_of(m, n), n, NULL, &nl, texts, why, sizeof(why)))
 		die(EX_REFUSED, "%s; create --assume-clean refused; nothing was written", why);
-	load_module();
+	dm_need_ssdstripe();
 	/* the lost labels first: a run cut short leaves the survivors as they were */
 	for (i = 0; i < n; i++) {
 		int e;
