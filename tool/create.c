@@ -184,7 +184,7 @@ static bool hold(const char *dev, struct mdev *m)
  * 0, or assemble's exit code, having said why.
  */
 static int activate(const char *name, const char *uuid, const struct mdev *m, unsigned int n,
-		    uint64_t chunk, uint64_t data)
+		    uint64_t chunk, uint64_t offset, uint64_t data)
 {
 	struct dm_table tb;
 	char *act = active_of_uuid(uuid), why[512], hs[32], *list, *t, *du, *detail;
@@ -203,9 +203,24 @@ static int activate(const char *name, const char *uuid, const struct mdev *m, un
 		return EX_REFUSED;
 	}
 	for (i = 0; i < n; i++) {
+		struct label l;
+		bool same;
+
 		if (in_use(m[i].dev, why, sizeof(why))) {
 			warn("cannot activate array %s: member %s is %s", name, m[i].dev, why);
 			return EX_REFUSED;
+		}
+		/* the devices were let go by name: the table is made from the
+		 * labels read back, as assemble would, not from what was meant */
+		same = label_read(m[i].dev, &l) == LABEL_OK && !strcmp(l.f[LK_UUID], uuid) &&
+		       label_num(&l, LK_INDEX) == i && label_num(&l, LK_COUNT) == n &&
+		       label_num(&l, LK_CHUNK) == chunk && label_num(&l, LK_OFFSET) == offset &&
+		       label_num(&l, LK_DATA) == data;
+		label_free(&l);
+		if (!same) {
+			warn("cannot activate array %s: %s no longer carries the label of its member %u just written (renamed or replugged?); 'ssdstripe assemble %s' activates it from its labels",
+			     name, m[i].dev, i, name);
+			return EX_FAILED;
 		}
 	}
 	tb.n = 1;
@@ -224,7 +239,7 @@ static int activate(const char *name, const char *uuid, const struct mdev *m, un
 			warn("%s is gone", m[i].dev);
 			return EX_FAILED;
 		}
-		fprintf(f, " %u:%u %d", ma, mi, LABEL_DATA_OFFSET);
+		fprintf(f, " %u:%u %" PRIu64, ma, mi, offset);
 	}
 	if (fclose(f))
 		die(EX_FAILED, "out of memory");
@@ -704,7 +719,7 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 	free(t);
 	free(list);
 	/* the array from the labels just written, as a later assemble reads them */
-	rc = activate(name, uuid, m, n, chunk, data);
+	rc = activate(name, uuid, m, n, chunk, LABEL_DATA_OFFSET, data);
 	if (rc)
 		die(EX_FAILED, "created the labels, but could not activate %s", name);
 	for (i = 0; i < n; i++)
@@ -1146,7 +1161,8 @@ static int create_clean(const struct cr_args *a, uint64_t chunk)
 	}
 	/* let go of the members only to have device-mapper claim them */
 	release(m, n);
-	if (activate(name, nl.uuid, m, n, strtoull(nl.chunk, NULL, 10), strtoull(nl.data, NULL, 10)))
+	if (activate(name, nl.uuid, m, n, strtoull(nl.chunk, NULL, 10), strtoull(nl.offset, NULL, 10),
+		     strtoull(nl.data, NULL, 10)))
 		die(EX_FAILED, "wrote the labels, but could not activate %s", name);
 	for (i = 0; i < n; i++)
 		free(m[i].dev);
