@@ -9,6 +9,7 @@
  * replaces.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,28 +150,6 @@ static char *active_list(void)
 	return s;
 }
 
-/* load_module: the ssdstripe target there, or die */
-static void load_module(void)
-{
-	char *mod[] = { "modprobe", "dm-mod", NULL }, *ss[] = { "modprobe", "dm-ssdstripe", NULL };
-	char *out = NULL;
-
-	if (dm_has_target("ssdstripe"))
-		return;
-	spawn_run(mod, SPAWN_NONE, NULL);
-	spawn_run(ss, SPAWN_BOTH, &out);
-	if (out) {
-		size_t l = strlen(out);
-
-		while (l && out[l - 1] == '\n')
-			out[--l] = 0;
-	}
-	if (!dm_has_target("ssdstripe"))
-		die(EX_FAILED, "the ssdstripe device-mapper target is not available (modprobe dm-ssdstripe failed%s%s)",
-		    out && *out ? ": " : "", out ? out : "");
-	free(out);
-}
-
 /* udev_idle: udev's event queue is empty (no device is being brought up
  * that could carry a label); true where there is no udevadm to ask */
 static bool udev_idle(void)
@@ -280,7 +259,7 @@ static int activate(const char *uuid, const struct lcheck *c)
 	tl.len = size;
 	tl.type = "ssdstripe";
 	tl.params = params;
-	load_module();
+	dm_need_ssdstripe();
 	dm_uuid = xasprintf("%s%s", DM_UUID_PREFIX, uuid);
 	if (!dm_create(name, dm_uuid, &tb)) {
 		/* at boot udev (--incremental) and the unit (--boot-late) may
@@ -665,7 +644,7 @@ static int incremental(const struct bootpolicy *b, const char *dev, bool export)
 
 	if (export) {
 		/* exec 3>&1 1>&2: the variables go to udev, the rest to stderr */
-		int fd = dup(1);
+		int fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
 
 		fflush(stdout);
 		exp_out = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -846,7 +825,7 @@ int cmd_assemble(int argc, char **argv)
 			nn = nops;
 		}
 		boot_free(&b);
-		load_module();
+		dm_need_ssdstripe();
 	}
 	if (a.scan) {
 		char *act;

@@ -102,7 +102,7 @@ void boot_selection(struct bootpolicy *b)
 	/* AUTO's word; anything else than yes or no: yes (said above) */
 	b->autoyes = strncmp(autov, "no ", 3) != 0;
 	free(autov);
-	f = fopen(cmdline && *cmdline ? cmdline : "/proc/cmdline", "r");
+	f = fopen(cmdline && *cmdline ? cmdline : "/proc/cmdline", "re");
 	while (f && getdelim(&buf, &cap, 0, f) > 0) {
 		char *save = NULL, *a;
 

@@ -177,70 +177,6 @@ static bool hold(const char *dev, struct mdev *m)
 }
 
 /* ---- the kernel's side ------------------------------------------------------ */
-/* run: ARGV, its output (stdout and stderr, at most LEN) into OUT; its exit status */
-static int run(char *const argv[], char *out, size_t len)
-{
-	int p[2], st;
-	size_t got = 0;
-	ssize_t r;
-	pid_t pid;
-
-	out[0] = 0;
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (!pid) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	while ((r = read(p[0], out + got, len - 1 - got)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		got += (size_t)r;
-		if (got >= len - 1) {
-			char sink[256];
-
-			while (read(p[0], sink, sizeof(sink)) > 0)
-				;
-			break;
-		}
-	}
-	out[got] = 0;
-	close(p[0]);
-	while (got && out[got - 1] == '\n')
-		out[--got] = 0;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* load_module: the ssdstripe target there, or exit 1 saying why */
-static void load_module(void)
-{
-	char *mod[] = { "modprobe", "dm-mod", NULL }, *ss[] = { "modprobe", "dm-ssdstripe", NULL };
-	char e[1024];
-
-	if (dm_has_target("ssdstripe"))
-		return;
-	run(mod, e, sizeof(e));
-	if (run(ss, e, sizeof(e)) == 127)
-		snprintf(e, sizeof(e), "no modprobe");
-	if (!dm_has_target("ssdstripe"))
-		die(EX_FAILED, "the ssdstripe device-mapper target is not available (modprobe dm-ssdstripe failed%s%s)",
-		    e[0] ? ": " : "", e);
-}
-
 /*
  * activate: the array whose labels were just written to M (N members, in
  * index order), as assemble activates a complete set: the ssdstripe table
@@ -248,7 +184,7 @@ static void load_module(void)
  * 0, or assemble's exit code, having said why.
  */
 static int activate(const char *name, const char *uuid, const struct mdev *m, unsigned int n,
-		    uint64_t chunk, uint64_t data)
+		    uint64_t chunk, uint64_t offset, uint64_t data)
 {
 	struct dm_table tb;
 	char *act = active_of_uuid(uuid), why[512], hs[32], *list, *t, *du, *detail;
@@ -267,9 +203,24 @@ static int activate(const char *name, const char *uuid, const struct mdev *m, un
 		return EX_REFUSED;
 	}
 	for (i = 0; i < n; i++) {
+		struct label l;
+		bool same;
+
 		if (in_use(m[i].dev, why, sizeof(why))) {
 			warn("cannot activate array %s: member %s is %s", name, m[i].dev, why);
 			return EX_REFUSED;
+		}
+		/* the devices were let go by name: the table is made from the
+		 * labels read back, as assemble would, not from what was meant */
+		same = label_read(m[i].dev, &l) == LABEL_OK && !strcmp(l.f[LK_UUID], uuid) &&
+		       label_num(&l, LK_INDEX) == i && label_num(&l, LK_COUNT) == n &&
+		       label_num(&l, LK_CHUNK) == chunk && label_num(&l, LK_OFFSET) == offset &&
+		       label_num(&l, LK_DATA) == data;
+		label_free(&l);
+		if (!same) {
+			warn("cannot activate array %s: %s no longer carries the label of its member %u just written (renamed or replugged?); 'ssdstripe assemble %s' activates it from its labels",
+			     name, m[i].dev, i, name);
+			return EX_FAILED;
 		}
 	}
 	tb.n = 1;
@@ -288,11 +239,11 @@ static int activate(const char *name, const char *uuid, const struct mdev *m, un
 			warn("%s is gone", m[i].dev);
 			return EX_FAILED;
 		}
-		fprintf(f, " %u:%u %d", ma, mi, LABEL_DATA_OFFSET);
+		fprintf(f, " %u:%u %" PRIu64, ma, mi, offset);
 	}
 	if (fclose(f))
 		die(EX_FAILED, "out of memory");
-	load_module();
+	dm_need_ssdstripe();
 	du = xasprintf(DM_UUID_PREFIX "%s", uuid);
 	/* created without a table (no udev cookie there: dm.h), loaded, and
 	 * resumed with a cookie whose udev processing is waited for, as
@@ -571,11 +522,20 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 			free(c);
 			continue;
 		}
-		if (label_read_fd(m[n].fd, &l) == LABEL_OK) {
+		switch (label_read_fd(m[n].fd, &l)) {
+		case LABEL_OK:
 			snprintf(sig, sizeof(sig), "an ssdstripe label (member %s of array %s)",
 				 l.f[LK_INDEX], l.f[LK_NAME]);
-		} else if (!foreign_signature(c, sig, sizeof(sig))) {
-			sig[0] = 0;
+			break;
+		case LABEL_DAMAGED:
+		case LABEL_UNSUPPORTED:
+			/* a member whose label was torn, or one of an array a newer
+			 * tool made: data as much as a valid one is */
+			snprintf(sig, sizeof(sig), "an ssdstripe label this tool cannot read (%s)", l.err);
+			break;
+		default:
+			if (!foreign_signature(c, sig, sizeof(sig)))
+				sig[0] = 0;
 		}
 		label_free(&l);
 		if (sig[0] && a->force)
@@ -716,7 +676,7 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 	if (!labels_make(devs_of(m, n), n, NULL, &nl, texts, why, sizeof(why)))
 		die(EX_REFUSED, "%s; create refused; nothing was written", why);
 	forced_say();
-	load_module();
+	dm_need_ssdstripe();
 
 	if (a->trim)
 		for (i = 0; i < n; i++)
@@ -759,7 +719,7 @@ static int create_new(const struct cr_args *a, uint64_t chunk)
 	free(t);
 	free(list);
 	/* the array from the labels just written, as a later assemble reads them */
-	rc = activate(name, uuid, m, n, chunk, data);
+	rc = activate(name, uuid, m, n, chunk, LABEL_DATA_OFFSET, data);
 	if (rc)
 		die(EX_FAILED, "created the labels, but could not activate %s", name);
 	for (i = 0; i < n; i++)
@@ -1175,7 +1135,7 @@ static int create_clean(const struct cr_args *a, uint64_t chunk)
 	texts = xmalloc((n ? n : 1) * sizeof(*texts));
 	if (!labels_make(devs_of(m, n), n, NULL, &nl, texts, why, sizeof(why)))
 		die(EX_REFUSED, "%s; create --assume-clean refused; nothing was written", why);
-	load_module();
+	dm_need_ssdstripe();
 	/* the lost labels first: a run cut short leaves the survivors as they were */
 	for (i = 0; i < n; i++) {
 		int e;
@@ -1201,7 +1161,8 @@ static int create_clean(const struct cr_args *a, uint64_t chunk)
 	}
 	/* let go of the members only to have device-mapper claim them */
 	release(m, n);
-	if (activate(name, nl.uuid, m, n, strtoull(nl.chunk, NULL, 10), strtoull(nl.data, NULL, 10)))
+	if (activate(name, nl.uuid, m, n, strtoull(nl.chunk, NULL, 10), strtoull(nl.offset, NULL, 10),
+		     strtoull(nl.data, NULL, 10)))
 		die(EX_FAILED, "wrote the labels, but could not activate %s", name);
 	for (i = 0; i < n; i++)
 		free(m[i].dev);

@@ -11,6 +11,7 @@
 
 #include "dev.h"
 #include "dm.h"
+#include "extprog.h"
 #include "out.h"
 
 static char last_error[512];
@@ -358,6 +359,37 @@ bool dm_has_target(const char *type)
 	}
 	dm_task_destroy(t);
 	return found;
+}
+
+char *dm_load_target(const char *type, const char *module)
+{
+	char *mod[] = { "modprobe", "dm-mod", NULL }, *m[] = { "modprobe", (char *)module, NULL };
+	char *out = NULL;
+	size_t l;
+
+	if (dm_has_target(type))
+		return NULL;
+	spawn_run(mod, SPAWN_NONE, NULL);
+	spawn_run(m, SPAWN_BOTH, &out);
+	if (!out)
+		out = xstrdup("");
+	l = strlen(out);
+	while (l && out[l - 1] == '\n')
+		out[--l] = 0;
+	if (dm_has_target(type)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+void dm_need_ssdstripe(void)
+{
+	char *why = dm_load_target("ssdstripe", "dm-ssdstripe");
+
+	if (why)
+		die(EX_FAILED, "the ssdstripe device-mapper target is not available (modprobe dm-ssdstripe failed%s%s)",
+		    *why ? ": " : "", why);
 }
 
 bool dm_mknode(const char *name)

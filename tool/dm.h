@@ -61,6 +61,14 @@ bool dm_suspend(const char *name, bool noflush);
 bool dm_resume(const char *name, uint32_t *cookie);
 void dm_wait_cookie(uint32_t cookie);
 bool dm_has_target(const char *type);
+/*
+ * dm_load_target: device-mapper target TYPE there, after modprobe of
+ * dm-mod and MODULE if it was not: NULL; else what modprobe said
+ * (malloc'd, "" when it said nothing).  Outside critical sections only.
+ */
+char *dm_load_target(const char *type, const char *module);
+/* dm_need_ssdstripe: the ssdstripe target there, or exit 1 saying why */
+void dm_need_ssdstripe(void);
 /* dm_sysdir: the sysfs directory of device NAME (malloc'd), NULL if none */
 char *dm_sysdir(const char *name);
 /* dm_message: MSG to NAME's target at sector 0 (dmsetup message NAME 0 MSG) */

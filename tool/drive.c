@@ -5,14 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/nvme_ioctl.h>
@@ -20,10 +18,9 @@
 #include "str.h"
 #include "dev.h"
 #include "drive.h"
+#include "extprog.h"
 #include "out.h"
 #include "smart.h"
-
-extern char **environ;
 
 bool drive_node(const char *name, char *node, size_t len)
 {
@@ -81,53 +78,17 @@ bool drive_nvme_log(const char *node, unsigned char *log)
 char *drive_smartctl(const char *node, size_t *len)
 {
 	const char *prog = getenv("SSDSTRIPE_SMARTCTL");
+	/* -H -A: health and the attributes, nothing written */
 	char *argv[] = { NULL, "--json", "-H", "-A", (char *)node, NULL };
-	posix_spawn_file_actions_t fa;
-	int p[2], st;
-	pid_t pid;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	ssize_t r;
+	char *out = NULL;
 
 	*len = 0;
 	argv[0] = (char *)(prog && *prog ? prog : "smartctl");
-	if (pipe2(p, O_CLOEXEC))
-		return NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	/* -H -A: health and the attributes, nothing written */
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
-		posix_spawn_file_actions_destroy(&fa);
-		close(p[0]);
-		close(p[1]);
+	/* smartctl's exit status is a bit mask of findings: its JSON says */
+	if (spawn_run(argv, SPAWN_OUT, &out) < 0) {
+		free(out);
 		return NULL;
 	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	for (;;) {
-		if (n + 4096 > cap) {
-			char *nb;
-
-			if (cap >= 16 << 20)
-				break;
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		r = read(p[0], buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	*len = n;
-	return buf;
+	*len = strlen(out);
+	return out;
 }

@@ -66,19 +66,21 @@ int spawn_run(char *const argv[], enum spawn_out which, char **out)
 		*out = NULL;
 	if (which != SPAWN_NONE && pipe2(pipefd, O_CLOEXEC))
 		goto fail;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (which == SPAWN_NONE) {
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	} else {
-		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-		if (which == SPAWN_BOTH)
-			posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-		else
-			posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	}
-	e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	/* each file action can fail (ENOMEM): a child run without its
+	 * redirection could read our stdin or write into our output */
+	e = posix_spawn_file_actions_init(&fa);
+	if (!e)
+		e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!e && which == SPAWN_NONE)
+		e = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	if (!e && which != SPAWN_NONE)
+		e = posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	if (!e && which == SPAWN_BOTH)
+		e = posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	else if (!e)
+		e = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (!e)
+		e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);

@@ -76,13 +76,26 @@ void label_free(struct label *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static bool all_digits(const char *s)
+/*
+ * a label's number: digits only, below 2^63 (no member, sector count or
+ * generation comes near; a larger one would saturate strtoull and the
+ * sums of sectors made from it could wrap)
+ */
+static bool label_number(const char *s)
 {
+	uint64_t v = 0;
+
 	if (!s || !*s)
 		return false;
-	for (; *s; s++)
+	for (; *s; s++) {
 		if (*s < '0' || *s > '9')
 			return false;
+		if (v > (UINT64_C(1) << 63) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v >= UINT64_C(1) << 63)
+			return false;
+	}
 	return true;
 }
 
@@ -251,7 +264,7 @@ enum label_rc label_parse(const unsigned char *block, size_t len, struct label *
 		l->ndrives = 0;
 	}
 	for (i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
-		if (!all_digits(l->f[numbers[i]]))
+		if (!label_number(l->f[numbers[i]]))
 			return damaged(l, "label field missing or not a number");
 	if (l->f[LK_OP] && *l->f[LK_OP]) {
 		const char *o = l->f[LK_OP];

@@ -474,6 +474,32 @@ static uint64_t list_len(const char *list)
 	return n;
 }
 
+/*
+ * missing_all: array UUID has labels in S, every one set aside: each of
+ * its members is missing (the count from its newest label, bounded by that
+ * label's member list); 4, or 0 when no label gives a count
+ */
+static int missing_all(const struct lset *s, const char *uuid, struct lcheck *c)
+{
+	const struct lrec *newest = NULL;
+	uint64_t count, k;
+	size_t i;
+
+	for (i = 0; i < s->nlab; i++)
+		if (!strcmp(lrec_f(&s->lab[i], LK_UUID), uuid) &&
+		    (!newest || num(&s->lab[i], LK_GEN) > num(newest, LK_GEN)))
+			newest = &s->lab[i];
+	if (!newest)
+		return 0;
+	count = num(newest, LK_COUNT);
+	if (count > list_len(lrec_f(newest, LK_MEMBERS)))
+		count = list_len(lrec_f(newest, LK_MEMBERS));
+	c->missing = xmalloc((count + 1) * sizeof(*c->missing));
+	for (k = 0; k < count; k++)
+		c->missing[c->nmissing++] = (unsigned int)k;
+	return c->nmissing ? 4 : 0;
+}
+
 int lset_check(const struct lset *s, const char *uuid, struct lcheck *c)
 {
 	static const struct {
@@ -497,8 +523,10 @@ int lset_check(const struct lset *s, const char *uuid, struct lcheck *c)
 	losers(s, uuid, c);
 	superseded(s, uuid, c);
 	tie(s, uuid, c);
+	/* every label set aside (retired, an unfinished copy, superseded):
+	 * no member of the array is here, which is incomplete, not complete */
 	if (!c->n)
-		return 0;
+		return missing_all(s, uuid, c);
 	/* the first member (lowest index) is the reference for the geometry */
 	ref = c->set[0];
 	for (i = 0; i < c->n; i++) {

@@ -668,30 +668,6 @@ static const char *bare(const char *dev)
 	return strncmp(dev, "/dev/", 5) ? dev : dev + 5;
 }
 
-/* run: a program outside any critical section; its exit status */
-static int run(char *const argv[], bool quiet)
-{
-	pid_t p = fork();
-	int st;
-
-	if (p < 0)
-		return -1;
-	if (!p) {
-		if (quiet) {
-			int fd = open("/dev/null", O_RDWR);
-
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(p, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* ---- device-mapper steps --------------------------------------------------- */
 /*
  * copy_to_old: the copy's device holds OLD alone: suspended without a
@@ -2167,12 +2143,8 @@ static int replace_start(const struct rp_args *a)
 		die(refuse_rc, "replace refused; nothing was written");
 	for (t = strtok(forced, "\n"); t; t = strtok(NULL, "\n"))
 		warn("%s", t);
-	if (!dm_has_target("mirror")) {
-		char *argv[] = { "modprobe", "dm-mirror", NULL };
-
-		run(argv, true);
-	}
-	if (!dm_has_target("mirror"))
+	t = dm_load_target("mirror", "dm-mirror");
+	if (t)
 		die(EX_FAILED, "the kernel's mirror target is not available (modprobe dm-mirror), which replace copies with; nothing was written");
 	if (restart)
 		say("%s holds an interrupted copy of member %u: starting the copy over", new, k);

@@ -167,7 +167,7 @@ static void confirm(const char *name)
 		name);
 	fflush(stderr);
 	/* opened after the question: a FIFO's open waits for its writer */
-	f = from ? fopen(from, "re") : fdopen(dup(0), "r");
+	f = from ? fopen(from, "re") : fdopen(fcntl(0, F_DUPFD_CLOEXEC, 3), "r");
 	if (f) {
 		if (!fgets(a, sizeof(a), f))
 			a[0] = 0;

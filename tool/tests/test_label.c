@@ -188,6 +188,12 @@ static void test_fields(void **state)
 		{ "name=first\nname=second\n", LABEL_OK, "" },
 		{ "drive.01=size:1 model:x\ndrive.1=size:2 model:y\ndrive.1=size:3 model:z\n", LABEL_OK, "" },
 		{ "drive.4294967295=size:1 model:x\ndrive.4294967296=size:2 model:y\n", LABEL_OK, "" },
+		/* numbers below 2^63 only: no saturation, no wrap in sector sums */
+		{ "generation=9223372036854775807\n", LABEL_OK, "" },
+		{ "generation=9223372036854775808\n", LABEL_DAMAGED, "label field missing or not a number" },
+		{ "data_sectors=184467440737095516160\n", LABEL_DAMAGED,
+		  "label field missing or not a number" },
+		{ "count=00000000000000000000000001\n", LABEL_OK, "" },
 	};
 	size_t i;
 

@@ -80,3 +80,15 @@ hook_off() {
 	wait "$HOOK_PID" 2>/dev/null
 	rm -f /tmp/ssdstripe-hook.fifo
 }
+
+# relabel DEV SED [damage]: rewrite DEV's label text through SED with a
+# good checksum, or with the old one when damage is asked for
+relabel() {
+	_t=$(dd if="$1" bs=4096 skip=1 count=1 2>/dev/null | tr -d '\000')
+	_old=$(printf '%s\n' "$_t" | sed -n 's/^checksum=//p')
+	_t=$(printf '%s\n' "$_t" | sed '/^checksum=/d' | sed "$2")
+	_new=sha256:$(printf '%s\n' "$_t" | sha256sum | cut -d' ' -f1)
+	[ -n "${3:-}" ] && _new=$_old
+	printf '%s\nchecksum=%s\n' "$_t" "$_new" >/tmp/label
+	dd if=/tmp/label of="$1" bs=4096 seek=1 count=1 conv=notrunc,sync,fsync 2>/dev/null
+}
