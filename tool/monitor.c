@@ -222,7 +222,9 @@ static void takeover(const char *name)
 {
 	const char *prog = getenv("SSDSTRIPE_PROGRAM");
 	char *dir = xasprintf("%s/replace", run_dir()), *log = xasprintf("%s/%s.log", dir, name);
-	char *argv[] = { (char *)(prog && *prog ? prog : PROG), "replace", "--finish", (char *)name, NULL };
+	/* this program (SSDSTRIPE_PROGRAM names another) */
+	char *self = prog && *prog ? xstrdup(prog) : realpath("/proc/self/exe", NULL);
+	char *argv[] = { self ? self : PROG, "replace", "--finish", (char *)name, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, dfl;
@@ -253,6 +255,7 @@ static void takeover(const char *name)
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
+	free(self);
 	free(dir);
 	free(log);
 }
