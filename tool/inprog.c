@@ -177,6 +177,32 @@ static int replace_info(const char *name, struct rinfo *r)
 	return 0;
 }
 
+int replace_now(const char *name, struct replace_now *rn)
+{
+	struct rinfo r;
+	int rc = replace_info(name, &r);
+
+	memset(rn, 0, sizeof(*rn));
+	rn->member = r.member;
+	cpy(rn->from, sizeof(rn->from), r.from);
+	cpy(rn->to, sizeof(rn->to), r.to);
+	cpy(rn->percent, sizeof(rn->percent), r.percent);
+	cpy(rn->state, sizeof(rn->state), r.state);
+	rn->watched = r.watched;
+	return rc;
+}
+
+bool replace_progress(const char *name, long *member, char *percent, size_t len)
+{
+	struct rinfo r;
+
+	if (replace_info(name, &r))
+		return false;
+	*member = r.member;
+	cpy(percent, len, r.percent);
+	return true;
+}
+
 void replace_say(const char *name)
 {
 	struct rinfo r;

@@ -10,6 +10,9 @@
 #ifndef SSDSTRIPE_INPROG_H
 #define SSDSTRIPE_INPROG_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <json-c/json.h>
 
 /* the lines under an array's line; nothing when none runs */
@@ -18,5 +21,21 @@ void scrub_say(const char *name);
 /* the "replace" and "scrub" members of an array's JSON object (NULL: null) */
 struct json_object *replace_json(const char *name);
 struct json_object *scrub_json(const char *name);
+
+/*
+ * a replace in progress, as the monitor follows it: its member, OLD and
+ * NEW (without /dev/), percent copied ("" unknown), state (copying, read
+ * errors on OLD, NEW failed), whether an ssdstripe process waits for it
+ */
+struct replace_now {
+	long member;
+	char from[256], to[256], percent[24], state[300];
+	bool watched;
+};
+/* replace_now: 0 one runs on array NAME (R), 1 none, 2 its copy's device
+ * is not under the array or holds no mirror (being set up or taken down) */
+int replace_now(const char *name, struct replace_now *r);
+/* replace_progress: a replace runs on NAME: its member and percent copied */
+bool replace_progress(const char *name, long *member, char *percent, size_t len);
 
 #endif

@@ -42,6 +42,7 @@ static const struct builtin builtins[] = {
 	{ "clear", cmd_clear },
 	{ "list", cmd_list },
 	{ "table", cmd_table },
+	{ "monitor", cmd_monitor },
 };
 
 /*

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ssdstripe: a member's record and the one list of its fields, from
- * which status and detail (tables and --json) are written, as
- * scripts/lib/member.sh's MEMBER_FIELDS has them for the sh monitor's
- * textfile: the same fields, names and order.
+ * which status and detail (tables and --json) and the monitor's textfile
+ * (metrics.c) are written, as scripts/lib/member.sh's MEMBER_FIELDS had
+ * them: the same fields, names and order.
  */
 #ifndef SSDSTRIPE_MEMBER_H
 #define SSDSTRIPE_MEMBER_H

@@ -5,8 +5,8 @@
  * page 0x02) is read with the kernel's admin ioctl (drive.c); a SATA or
  * SCSI drive's health and attributes come from `smartctl --json -H -A`,
  * read with json-c.  The answer is cached for SMART_CACHE seconds in
- * $SSDSTRIPE_RUNDIR/smart/DISK, the file the sh monitor (scripts/lib/
- * smart.sh) reads and writes the same way.
+ * $SSDSTRIPE_RUNDIR/smart/DISK, the file the sh tool's reader (scripts/
+ * lib/smart.sh, gone with the sh monitor) read and wrote the same way.
  *
  * The record has the sh reader's keys and meanings (smart.sh's header):
  * source (smartctl, nvme-cli, smartctl+nvme-cli or none: which of the two

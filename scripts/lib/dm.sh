@@ -55,9 +55,3 @@ snapshot() {
 state_rank() {
 	case $1 in ok) echo 0 ;; slow) echo 1 ;; erroring) echo 2 ;; stalled) echo 3 ;; *) echo 4 ;; esac
 }
-
-# array state -> exit code: stalled shares 6 with erroring (act now), below
-# failed
-state_rc() {
-	case $1 in optimal) echo 0 ;; slow) echo 5 ;; erroring | stalled) echo 6 ;; *) echo 7 ;; esac
-}

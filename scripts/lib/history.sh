@@ -71,7 +71,7 @@ history_flush() {
 
 # history_rotate LOG: LOG to LOG.1 (.1 to .2, ...) once it holds HIST_MAX bytes
 history_rotate() {
-	local _hr_i
+	local _hr_i _hr_s
 	_hr_s=$(wc -c <"$1" 2>/dev/null) || return 0
 	[ "$_hr_s" -ge "$HIST_MAX" ] || return 0
 	_hr_i=$HIST_KEEP

@@ -117,70 +117,6 @@ rp_mirror_of() {
 	dmsetup info -c --noheadings -o name,uuid --separator ' ' 2>/dev/null |
 		awk -v u="$(rp_mirror_uuid "$1")" '$2 == u {print $1; exit}'
 }
-# rp_mirror_status COPY: the copy's state from the mirror targets of its
-# table (one per run of regions; regions OLD could not be read in lie on
-# OLD alone, linear): RM_SYNC and RM_TOTAL (regions copied, regions to
-# copy), RM_HEALTH a letter per leg, OLD's then NEW's, the worst of the
-# targets' (A alive, D write failure, S copy failure, R read failure, F or
-# U failed otherwise: mirror_status in the kernel's dm-raid1.c).  False
-# when COPY holds no mirror target (it holds OLD alone: a retreat).
-rp_mirror_status() {
-	local _rm
-	_rm=$(dmsetup status "$1" 2>/dev/null | awk '
-		$3 == "mirror" {
-			n++; nl = $4; split($(5 + nl), a, "/"); s += a[1]; t += a[2]; h = $(7 + nl)
-			for (i = 1; i <= 2; i++) { c = substr(h, i, 1); if (!(i in w) || w[i] == "A") w[i] = c }
-		}
-		END { if (n) print s, t, w[1] w[2] }')
-	[ -n "$_rm" ] || return 1
-	RM_SYNC=${_rm%% *} _rm=${_rm#* }
-	RM_TOTAL=${_rm%% *} RM_HEALTH=${_rm#* }
-	[ "$RM_TOTAL" -gt 0 ]
-}
-# rp_mirror_legs COPY: RI_FROM and RI_TO, OLD and NEW, from the first
-# mirror target of COPY's table (START LEN mirror core 1 REGION 2 OLD OFF
-# NEW OFF ...); false when it holds none
-rp_mirror_legs() {
-	local _ml
-	_ml=$(dmsetup table "$1" 2>/dev/null | awk '$3 == "mirror" {print $8, $10; exit}')
-	[ -n "$_ml" ] || return 1
-	RI_FROM=$(mm_dev "${_ml% *}") RI_TO=$(mm_dev "${_ml#* }")
-}
-
-# replace_info NAME: sets RI_* of array NAME's replace in progress (from the
-# mirror under it), as the monitor follows it: RI_MEMBER, RI_FROM, RI_TO,
-# RI_PERCENT, RI_STATE (copying, read errors, failed), RI_WATCHED (the pid
-# of the ssdstripe process that waits for the copy, if any); 1 when none
-# is in progress, 2 when the copy's device is not under the array or holds
-# no mirror (a replace being set up or taken down).  status and detail (C:
-# tool/inprog.c) read the same, and the rate and eta of its state file.
-replace_info() {
-	local _ri_u _ri_m _ri_mm _ri_p
-	_ri_u=$(dm_uuid "$1")
-	_ri_u=${_ri_u#"$DM_UUID_PREFIX"}
-	_ri_m=$(rp_mirror_of "$_ri_u")
-	[ -n "$_ri_m" ] || return 1
-	rp_table "$1" || return 1
-	_ri_mm=$(dmsetup info -c --noheadings -o major,minor --separator : "$_ri_m" | tr -d ' ')
-	RI_MEMBER=$(echo "$RP_MM" | awk -v m="$_ri_mm" '{for (i = 1; i <= NF; i++) if ($i == m) print i - 1}')
-	# a copy's device not (yet) under the array, or one holding OLD alone:
-	# a replace being set up or taken down
-	[ -n "$RI_MEMBER" ] || return 2
-	rp_mirror_legs "$_ri_m" || return 2
-	RI_PERCENT='' RI_STATE=copying RI_WATCHED=''
-	if [ -r "$REPLACE_RUN/$1.pid" ] && read -r _ri_p <"$REPLACE_RUN/$1.pid" && rp_is_watcher "$_ri_p"; then
-		RI_WATCHED=$_ri_p
-	fi
-	if rp_mirror_status "$_ri_m"; then
-		RI_PERCENT=$((RM_SYNC * 100 / RM_TOTAL))
-		case $RM_HEALTH in
-		A?) ;;
-		*) RI_STATE="read errors on ${RI_FROM#/dev/}" ;;
-		esac
-		case $RM_HEALTH in ?A | '') ;; *) RI_STATE="${RI_TO#/dev/} failed" ;; esac
-	fi
-	return 0
-}
 
 # ---- unreadable ranges (scrub) ------------------------------------------
 # rp_bad_in DEV AT N BASE: the pieces of DEV's sectors AT..AT+N that
@@ -229,8 +165,3 @@ rp_files() {
 	debugfs -c -R "ncheck $_rf_ino" "$1" 2>/dev/null | awk 'NR > 1 {$1 = ""; sub(/^ /, ""); print}'
 }
 
-# rp_is_watcher PID: PID is an ssdstripe replace process (the one that
-# waits for a copy), not some other that took over a stale pid
-rp_is_watcher() {
-	[ -r "/proc/$1/cmdline" ] && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -q ' replace '
-}

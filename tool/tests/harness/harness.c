@@ -12,6 +12,7 @@
  *
  *   harness CMD ARGS...    CMD: status, detail, clear
  *   harness drive_head CRIT WARN
+ *   harness metrics PATH   the monitor's textfile at PATH
  */
 #include <limits.h>
 #include <stdio.h>
@@ -23,7 +24,9 @@
 #include "../../drive.h"
 #include "../../histlog.h"
 #include "../../label.h"
+#include "../../inprog.h"
 #include "../../member.h"
+#include "../../metrics.h"
 #include "../../out.h"
 #include "../nvme_page.h"
 
@@ -110,6 +113,14 @@ int main(int argc, char **argv)
 		drive_head(argv[2], argv[3], h, sizeof(h));
 		printf("[%s]\n", h);
 		return EX_OK;
+	}
+	if (!strcmp(argv[1], "metrics") && argc == 3) {
+		char why[256];
+
+		if (metrics_write(argv[2], replace_progress, why, sizeof(why)))
+			return EX_OK;
+		fprintf(stderr, "%s\n", why);
+		return EX_FAILED;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (strcmp(argv[1], cmds[i].name))
