@@ -7,8 +7,6 @@
 # this directory; POSIX sh, runs under busybox in an initramfs too.
 
 CONF=${SSDSTRIPE_CONF:-/etc/ssdstripe.conf}
-NL='
-'
 export PATH="${PATH:-/usr/sbin:/usr/bin:/sbin:/bin}:/usr/sbin:/usr/bin:/sbin:/bin"
 
 # ---- commands ----------------------------------------------------------
