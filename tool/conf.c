@@ -2,7 +2,7 @@
 /*
  * ssdstripe: the configuration file (conf.h).  The same rules, words and
  * order as the sh library's config.sh (conf_value, conf_problems), which
- * 'config --check' still runs.
+ * the sh monitor still runs.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -70,6 +70,7 @@ bool conf_scan(const char *path, struct conf *c)
 	FILE *m;
 	char buf[4096];
 	size_t n;
+	int bad;
 
 	memset(c, 0, sizeof(*c));
 	if (!f)
@@ -79,11 +80,15 @@ bool conf_scan(const char *path, struct conf *c)
 		die(EX_FAILED, "out of memory");
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		fwrite(buf, 1, n, m);
+	/* a read error (a directory, an I/O error): as the sh's awk, which
+	 * stops at it, nothing is checked */
+	bad = ferror(f);
 	fclose(f);
 	fclose(m);
-	conf_parse(text, len, c);
+	if (!bad)
+		conf_parse(text, len, c);
 	free(text);
-	return true;
+	return !bad;
 }
 
 void conf_free(struct conf *c)

@@ -20,6 +20,7 @@
 #include "member.h"
 #include "opts.h"
 #include "out.h"
+#include "scanlines.h"
 
 /*
  * The health thresholds, in the order of ssdstripe_tunables in
@@ -120,27 +121,6 @@ static void detail_text(struct array *a)
 	printf("%s%s%s", nt.gone, nt.fabric, nt.drive);
 	free(rows);
 	notes_free(&nt);
-}
-
-/* --scan: an ARRAY line for every active array (config.sh's conf_scan) */
-static void scan_lines(void)
-{
-	size_t n, i;
-	char **v = dm_arrays(&n);
-	struct dm_dev_info info;
-
-	for (i = 0; i < n; i++) {
-		const char *u = "";
-
-		if (dm_info_of(v[i], &info) && !strncmp(info.uuid, DM_UUID_PREFIX, strlen(DM_UUID_PREFIX)))
-			u = info.uuid + strlen(DM_UUID_PREFIX);
-		if (*u)
-			say("ARRAY uuid=%s  # %s", u, v[i]);
-		else
-			warn("%s has no labels (made with dmsetup, not ssdstripe create): no ARRAY line, nothing assembles it at boot",
-			     v[i]);
-	}
-	names_free(v, n);
 }
 
 int cmd_detail(int argc, char **argv)

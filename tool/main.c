@@ -7,8 +7,9 @@
  * here from the sh tool one at a time, as git's did to C builtins: a
  * command in BUILTINS runs in this process; any other is handed, with the
  * same arguments and in the same process (exec), to the sh tool that
- * still holds it (ssdstripe.sh and its library in TOOLLIBDIR).  The
- * usage and help texts stay in that library until 'help' moves too.
+ * still holds it (ssdstripe.sh and its library in TOOLLIBDIR).  Every
+ * help text is here (help.c), the sh commands' too: the program prints
+ * them, 'help' and the usage errors of a line without a command itself.
  */
 #include <errno.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "help.h"
 #include "histlog.h"
 #include "label.h"
 #include "out.h"
@@ -43,6 +45,7 @@ static const struct builtin builtins[] = {
 	{ "list", cmd_list },
 	{ "table", cmd_table },
 	{ "monitor", cmd_monitor },
+	{ "config", cmd_config },
 };
 
 /*
@@ -124,9 +127,7 @@ static char *hist_line(int argc, char **argv)
 
 void help_of(void)
 {
-	char *v[] = { (char *)cur_cmd, "--help", NULL };
-
-	run_sh(2, v);
+	help_print(stdout, cur_cmd);
 }
 
 int main(int argc, char **argv)
@@ -152,5 +153,19 @@ int main(int argc, char **argv)
 		hist_cmd = hist_line(argc, argv);
 		return builtins[i].fn(argc - 2, argv + 2);
 	}
-	run_sh(argc - 1, argv + 1);
+	if (help_is_command(cmd)) {
+		/* a command still in sh: its help is here */
+		if (help_wanted_sh(cmd, argc - 2, argv + 2)) {
+			help_print(stdout, cmd);
+			return EX_OK;
+		}
+		run_sh(argc - 1, argv + 1);
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		return help_cmd(argc - 2, argv + 2);
+	if (!*cmd) {
+		help_main(stderr);
+		return EX_USAGE;
+	}
+	usage_die("unknown command '%s'", cmd);
 }

@@ -2,8 +2,11 @@
 # shellcheck shell=sh disable=SC3043
 #
 # ssdstripe config: the configuration file ($CONF, ssdstripe.conf(5)) read,
-# checked line by line, and written from the active arrays.  POSIX sh and
-# awk only: the initramfs reads it with busybox.
+# checked line by line, and written from the active arrays.  The command
+# is C now (tool/config.c, on tool/conf.c, which reads the file as this
+# does); what is here serves the sh commands that read the file (monitor
+# --config, the drive-health thresholds), and config's help stays here
+# with every command's until the sh goes.  POSIX sh and awk only.
 
 # The keywords, each as KEY:KIND[:DEFAULT].  KIND says what its value must
 # be: names (BOOT: all, none or array names; lines add up), array (ARRAY:
@@ -158,20 +161,6 @@ conf_warn_once() {
 	conf_say "$CONF" || CONF_BAD=0
 }
 
-# conf_scan: an ARRAY line for each active array made by this tool (its
-# uuid, its name in a comment), to add to the configuration file
-conf_scan() {
-	local _cs_a _cs_u
-	for _cs_a in $(active_arrays); do
-		_cs_u=$(array_uuid "$_cs_a")
-		if [ -n "$_cs_u" ]; then
-			printf 'ARRAY uuid=%s  # %s\n' "$_cs_u" "$_cs_a"
-		else
-			warn "$_cs_a has no labels (made with dmsetup, not ssdstripe create): no ARRAY line, nothing assembles it at boot"
-		fi
-	done
-}
-
 # ---- config ------------------------------------------------------------
 help_config() {
 	cat <<EOF
@@ -192,37 +181,4 @@ after a #), as 'mdadm --detail --scan' does; detail --scan is the same:
 Exit: 0 no problem (or no file: the defaults apply), 1 problems, 2 usage,
 4 FILE does not exist.
 EOF
-}
-
-opt_config() {
-	case $1 in
-	'')
-		[ -z "$_cf_file" ] || usage_die "config takes one file"
-		_cf_file=$2 ;;
-	*)
-		[ -z "$_cf_mode" ] || [ "$_cf_mode" = "$1" ] || usage_die "--check or --scan, not both"
-		_cf_mode=$1 ;;
-	esac
-}
-cmd_config() {
-	_cf_mode='' _cf_file=''
-	opts opt_config '--check --scan' "$@"
-	if [ "$_cf_mode" = --scan ]; then
-		[ -z "$_cf_file" ] || usage_die "--scan takes no file: it prints ARRAY lines for the active arrays"
-		conf_scan
-		return 0
-	fi
-	if [ -z "$_cf_file" ]; then
-		[ -e "$CONF" ] || { say "$CONF does not exist: the defaults apply (ssdstripe.conf(5))"; return 0; }
-		_cf_file=$CONF
-	fi
-	[ -e "$_cf_file" ] || die 4 "$_cf_file does not exist"
-	[ -r "$_cf_file" ] || die 1 "cannot read $_cf_file"
-	conf_say "$_cf_file" || die 1 "cannot check $_cf_file"
-	if [ "$CONF_BAD" = 0 ]; then
-		say "$_cf_file: no problem"
-		return 0
-	fi
-	say "$_cf_file: $(plural "$CONF_BAD" problem) (above): fix the lines (ssdstripe.conf(5))"
-	return 1
 }

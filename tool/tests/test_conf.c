@@ -148,6 +148,9 @@ static void test_problems(void **state)
 	free(v);
 	conf_free(&c);
 	assert_false(conf_scan("/nonexistent/ssdstripe.conf", &c));
+	/* a file that opens but cannot be read (config: "cannot check") */
+	assert_false(conf_scan(dir, &c));
+	assert_int_equal(c.n, 0);
 }
 
 /* the policy of FILE with the kernel command line CMDLINE, as the test
