@@ -18,6 +18,7 @@ int cmd_assemble(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_detail(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
+int cmd_scrub(int argc, char **argv);
 
 /* help_of: the command's help, from the one place it is written */
 void help_of(void);

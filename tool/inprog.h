@@ -10,6 +10,8 @@
 #ifndef SSDSTRIPE_INPROG_H
 #define SSDSTRIPE_INPROG_H
 
+#include <stdbool.h>
+
 #include <json-c/json.h>
 
 /* the lines under an array's line; nothing when none runs */
@@ -18,5 +20,13 @@ void scrub_say(const char *name);
 /* the "replace" and "scrub" members of an array's JSON object (NULL: null) */
 struct json_object *replace_json(const char *name);
 struct json_object *scrub_json(const char *name);
+
+/*
+ * scrub_now_of: the scrub of NAME now or last since boot, as the scrub
+ * command checks it: STATE (running, finished, stopped, failed: one whose
+ * process is gone without saying how it ended), PCT and PID as its state
+ * file has them ("" where it has none); false when there was none
+ */
+bool scrub_now_of(const char *name, char state[32], char pct[24], char pid[24]);
 
 #endif

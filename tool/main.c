@@ -40,6 +40,7 @@ static const struct builtin builtins[] = {
 	{ "status", cmd_status },
 	{ "detail", cmd_detail },
 	{ "clear", cmd_clear },
+	{ "scrub", cmd_scrub },
 };
 
 /*
