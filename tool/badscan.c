@@ -10,6 +10,8 @@
 #include "badscan.h"
 #include "out.h"
 
+ssize_t (*badscan_pread)(int fd, void *buf, size_t n, off_t off) = pread;
+
 void *badscan_buf(void)
 {
 	void *b = NULL;
@@ -25,7 +27,7 @@ static int readable(int fd, void *buf, uint64_t at, uint64_t n)
 	ssize_t r;
 
 	do
-		r = pread(fd, buf, (size_t)(n * 512), (off_t)(at * 512));
+		r = badscan_pread(fd, buf, (size_t)(n * 512), (off_t)(at * 512));
 	while (r < 0 && errno == EINTR);
 	return r >= 0;
 }

@@ -10,6 +10,7 @@
 #define SSDSTRIPE_BADSCAN_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #define BADSCAN_MAX 2048	/* sectors read at a time at most (1 MiB) */
 
@@ -26,5 +27,7 @@ void *badscan_buf(void);
  * dd's: a short read at the device's end is no error.
  */
 void badscan(int fd, void *buf, uint64_t at, uint64_t n, uint64_t base, badscan_fn bad, void *ctx);
+/* the read badscan makes: pread, or the unit tests' stand-in */
+extern ssize_t (*badscan_pread)(int fd, void *buf, size_t n, off_t off);
 
 #endif
