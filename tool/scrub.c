@@ -151,17 +151,25 @@ static void on_stop(int sig)
 	got_stop = 1;
 }
 
-/* stop_signals: INT and TERM recorded (ON), or back to their default */
+/*
+ * stop_signals: INT and TERM recorded (ON), or back to their default; one
+ * ignored when this process started stays ignored, as a shell's trap
+ * leaves it (a scrub in the background, started by a shell with &, has
+ * INT ignored)
+ */
 static void stop_signals(bool on)
 {
-	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa, old;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on ? on_stop : SIG_DFL;
 	/* no SA_RESTART: a wait for the rate ends at once */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
 }
 
 /* the scan of one array */
@@ -436,6 +444,9 @@ static void background(const char *nm, const char *rate)
 		if (out > 2)
 			close(out);
 		setenv("SCRUB_QUIET", "1", 1);
+		/* as a shell's & started it: INT and QUIT ignored, TERM stops it */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
 		execv(self ? self : "/proc/self/exe", argv);
 		_exit(127);
 	}
