@@ -22,6 +22,7 @@ int cmd_list(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_scrub(int argc, char **argv);
 
 /* help_of: the command's help, from the one place it is written */
 void help_of(void);

@@ -304,6 +304,18 @@ static bool scrub_info(const char *name, struct sinfo *s)
 	return true;
 }
 
+bool scrub_now_of(const char *name, char state[32], char pct[24], char pid[24])
+{
+	struct sinfo s;
+
+	if (!scrub_info(name, &s))
+		return false;
+	cpy(state, 32, s.state);
+	cpy(pct, 24, s.pct);
+	cpy(pid, 24, s.pid);
+	return true;
+}
+
 static const char *ranges(const char *bad, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s unreadable range%s", bad, strcmp(bad, "1") ? "s" : "");

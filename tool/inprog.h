@@ -38,4 +38,12 @@ int replace_now(const char *name, struct replace_now *r);
 /* replace_progress: a replace runs on NAME: its member and percent copied */
 bool replace_progress(const char *name, long *member, char *percent, size_t len);
 
+/*
+ * scrub_now_of: the scrub of NAME now or last since boot, as the scrub
+ * command checks it: STATE (running, finished, stopped, failed: one whose
+ * process is gone without saying how it ended), PCT and PID as its state
+ * file has them ("" where it has none); false when there was none
+ */
+bool scrub_now_of(const char *name, char state[32], char pct[24], char pid[24]);
+
 #endif

@@ -46,6 +46,7 @@ static const struct builtin builtins[] = {
 	{ "table", cmd_table },
 	{ "monitor", cmd_monitor },
 	{ "config", cmd_config },
+	{ "scrub", cmd_scrub },
 };
 
 /*

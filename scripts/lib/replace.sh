@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh disable=SC3043
 #
-# ssdstripe replace, as status, detail, the monitor and scrub read it: a
-# replace in progress (its mirror under the array, its state file), and
-# the ranges a drive cannot give.  The command is C now (tool/replace.c);
-# its help stays here with every command's until 'help' moves too, and
-# these readers until status, detail, monitor and scrub move.
+# ssdstripe replace, as the monitor reads it: a replace in progress (its
+# mirror under the array, its state file).  The command is C now
+# (tool/replace.c); its help stays here with every command's until 'help'
+# moves too, and these readers until the monitor moves.
 
 REPLACE_RUN=/run/ssdstripe/replace
 
@@ -81,8 +80,7 @@ EOF
 
 # ---- the array as the kernel has it -------------------------------------
 # rp_table NAME: RP_* of the live table of array NAME: RP_LINE (the
-# table), RP_N members, RP_CHUNK, RP_LEN, RP_MM and RP_OFF (space-separated
-# lists by index)
+# table), RP_N members, RP_MM and RP_OFF (space-separated lists by index)
 rp_table() {
 	local _rt_i
 	RP_LINE=$(dmsetup table "$1" 2>/dev/null) || return 1
@@ -91,7 +89,7 @@ rp_table() {
 	set -- $RP_LINE
 	set +f
 	[ "${3:-}" = ssdstripe ] || return 1
-	RP_LEN=$2 RP_N=$4 RP_CHUNK=$5
+	RP_N=$4
 	shift 5
 	RP_MM='' RP_OFF='' _rt_i=0
 	while [ "$_rt_i" -lt "$RP_N" ]; do
@@ -116,52 +114,5 @@ rp_mirror_uuid() { echo "${DM_UUID_PREFIX}REPLACE-$1"; }
 rp_mirror_of() {
 	dmsetup info -c --noheadings -o name,uuid --separator ' ' 2>/dev/null |
 		awk -v u="$(rp_mirror_uuid "$1")" '$2 == u {print $1; exit}'
-}
-
-# ---- unreadable ranges (scrub) ------------------------------------------
-# rp_bad_in DEV AT N BASE: the pieces of DEV's sectors AT..AT+N that
-# cannot be read, as "first last" lines (sectors from BASE)
-rp_bad_in() {
-	# one read of the whole piece (a read of 512 bytes would fail on a
-	# drive of 4 KiB sectors, and cost a call per sector on the others)
-	dd if="$1" of=/dev/null bs=$(($3 * 512)) count=1 skip=$(($2 * 512)) \
-		iflag=direct,skip_bytes 2>/dev/null && return 0
-	if [ "$3" -le 8 ]; then
-		echo "$(($2 - $4)) $(($2 - $4 + $3 - 1))"
-		return 0
-	fi
-	# halves of whole 4 KiB blocks, from the arguments, not a variable:
-	# sh has no locals, and the first half's recursion would change it
-	set -- "$1" "$2" "$3" "$4" $(($3 / 2 - $3 / 2 % 8 > 8 ? $3 / 2 - $3 / 2 % 8 : 8))
-	rp_bad_in "$1" "$2" "$5" "$4"
-	rp_bad_in "$1" $(($2 + $5)) $(($3 - $5)) "$4"
-}
-# rp_array_ranges K FIRST LAST: member K's data sectors FIRST..LAST as
-# array sector ranges (a chunk at a time: the stripe interleaves them)
-rp_array_ranges() {
-	awk -v k="$1" -v f="$2" -v l="$3" -v c="$RP_CHUNK" -v n="$RP_N" 'BEGIN {
-		s = f
-		while (s <= l) {
-			row = int(s / c); w = s - row * c; e = (row + 1) * c - 1
-			if (e > l) e = l
-			a = (row * n + k) * c + w
-			printf "%d-%d\n", a, a + e - s
-			s = e + 1
-		}
-	}'
-}
-# rp_files ARRAY RANGES: the files of an ext2/3/4 file system on ARRAY that
-# hold array sectors in RANGES ("a-b" lines), where debugfs can tell
-rp_files() {
-	local _rf_bs _rf_blocks _rf_ino
-	command -v debugfs >/dev/null 2>&1 || return 0
-	_rf_bs=$(dumpe2fs -h "$1" 2>/dev/null | awk -F: '/^Block size/ {gsub(/ /, "", $2); print $2}')
-	[ -n "$_rf_bs" ] || return 0
-	_rf_blocks=$(printf '%s\n' "$2" | awk -F- -v b="$_rf_bs" 'NF == 2 {
-		for (x = int($1 * 512 / b); x <= int($2 * 512 / b) && x < int($1 * 512 / b) + 64; x++) printf "%d ", x }')
-	[ -n "$_rf_blocks" ] || return 0
-	_rf_ino=$(debugfs -c -R "icheck $_rf_blocks" "$1" 2>/dev/null | awk 'NR > 1 && $2 ~ /^[0-9]+$/ {print $2}' | sort -un | tr '\n' ' ')
-	[ -n "$_rf_ino" ] || return 0
-	debugfs -c -R "ncheck $_rf_ino" "$1" 2>/dev/null | awk 'NR > 1 {$1 = ""; sub(/^ /, ""); print}'
 }
 
