@@ -22,13 +22,12 @@
 #   make man            man pages ssdstripe(8), ssdstripe.conf(5), dm-ssdstripe(4)
 #                       from Documentation/*.rst (rst2man) into build/man/
 #   make install        module (KDIR's kernel, lib/modules/<kver>/updates), tool
-#                       (SBINDIR, its library in TOOLLIBDIR),
+#                       (SBINDIR; the programs it runs at boot listed in TOOLLIBDIR),
 #                       initramfs-tools hook, dracut module, systemd unit, udev
 #                       rules, docs,
 #                       man pages, bash completion;
 #                       DESTDIR and PREFIX (default /usr) are respected
 #   make install-tools  the same without the module (with DKMS: make install-dkms)
-#                       (the tool's commands not yet in C: its sh part in TOOLLIBDIR)
 #   make install-dkms   the module's source and dkms.conf in
 #                       /usr/src/dm-ssdstripe-VERSION, for "dkms install"
 #   make dkms.conf      dkms.conf from dkms.conf.in and VERSION
@@ -64,9 +63,8 @@ KMAKE = $(if $(shell $(CURDIR)/scripts/sid-root owns $(KDIR) 2>/dev/null && echo
 module:
 	$(KMAKE) -C $(KDIR) M=$(CURDIR) modules
 
-# the tool knows where make install puts its sh part (TOOLLIBDIR)
 tool:
-	$(MAKE) -C $(CURDIR)/tool TOOLLIBDIR=$(TOOLLIBDIR)
+	$(MAKE) -C $(CURDIR)/tool
 
 clean:
 	$(KMAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -139,11 +137,9 @@ INITRAMFSDIR ?= $(DATADIR)/initramfs-tools
 DRACUTDIR ?= $(LIBDIR)/dracut/modules.d/90ssdstripe
 UNITDIR ?= $(LIBDIR)/systemd/system
 UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
-# the tool's sh part: the commands not yet in C (scripts/ssdstripe, installed
-# as ssdstripe.sh, and its library scripts/lib), which $(SBINDIR)/ssdstripe
-# runs for them
+# the list of programs the tool runs at boot, which the initramfs-tools
+# hook and the dracut module read (scripts/initramfs-commands)
 TOOLLIBDIR ?= $(LIBDIR)/ssdstripe
-TOOLLIB = $(wildcard scripts/lib/*.sh) scripts/lib/initramfs-commands
 # kernel release of KDIR (its headers know it); lib/modules/<KVER>/updates
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 INSTALL_MOD_DIR ?= updates
@@ -158,8 +154,8 @@ DEPMOD = if [ -z "$(DESTDIR)" ] || [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER); fi
 
 # install_libdir SRC,MODE,DEST: install SRC as DEST with its
-# SSDSTRIPE_INSTALLED_LIBDIR= line saying where the tool's library is
-# (the tool, and the initramfs hook and dracut module that copy it)
+# SSDSTRIPE_INSTALLED_LIBDIR= line saying where TOOLLIBDIR is (the
+# initramfs hook and the dracut module read its initramfs-commands)
 define install_libdir
 	install -d $(dir $(DESTDIR)$(3))
 	sed 's|^SSDSTRIPE_INSTALLED_LIBDIR=.*|SSDSTRIPE_INSTALLED_LIBDIR=$(TOOLLIBDIR)|' $(1) >$(DESTDIR)$(3).tmp
@@ -180,9 +176,7 @@ install-module: module
 
 install-tools: man tool
 	install -D -m 0755 tool/ssdstripe $(DESTDIR)$(SBINDIR)/ssdstripe
-	$(call install_libdir,scripts/ssdstripe,0755,$(TOOLLIBDIR)/ssdstripe.sh)
-	install -d $(DESTDIR)$(TOOLLIBDIR)
-	install -m 0644 $(TOOLLIB) VERSION $(DESTDIR)$(TOOLLIBDIR)/
+	install -D -m 0644 scripts/initramfs-commands $(DESTDIR)$(TOOLLIBDIR)/initramfs-commands
 	install -D -m 0644 $(MANBUILD)/ssdstripe.8 $(DESTDIR)$(MANDIR)/man8/ssdstripe.8
 	install -D -m 0644 $(MANBUILD)/ssdstripe.conf.5 $(DESTDIR)$(MANDIR)/man5/ssdstripe.conf.5
 	install -D -m 0644 $(MANBUILD)/dm-ssdstripe.4 $(DESTDIR)$(MANDIR)/man4/dm-ssdstripe.4

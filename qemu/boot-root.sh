@@ -356,7 +356,7 @@ installed_why() {
 		END {exit !f}' "$l" ||
 		{ echo "initramfs-tools' trigger did not regenerate /boot/initrd.img-$k after the packages"; return; }
 	initrd_list "$d" "$k" "$list" || { echo "lsinitramfs: $(head -n 3 "$list")"; return; }
-	for f in usr/sbin/ssdstripe usr/lib/ssdstripe/common.sh usr/lib/ssdstripe/VERSION \
+	for f in usr/sbin/ssdstripe \
 		etc/ssdstripe.conf scripts/local-top/ssdstripe "$k/updates/dkms/dm-ssdstripe.ko"; do
 		grep -q "$f" "$list" || { echo "initrd.img-$k lacks $f"; return; }
 	done
@@ -508,7 +508,7 @@ if [ -n "$bookworm" ]; then
 		s == 2 && $0 == "dracut: Generating /boot/initrd.img-" k {f = 1} END {exit !f}' "$dlog" ||
 		why="${why:+$why; }dracut's trigger did not regenerate initrd.img-$abi after the packages"
 	in_tree "$dr" lsinitrd "/boot/initrd.img-$abi" >"$work/initrd-dracut.list" 2>&1 || true
-	for f in usr/sbin/ssdstripe usr/lib/ssdstripe/common.sh etc/ssdstripe.conf \
+	for f in usr/sbin/ssdstripe etc/ssdstripe.conf \
 		initqueue/settled/50-ssdstripe-assemble.sh "$abi/updates/dkms/dm-ssdstripe.ko"; do
 		grep -q "$f" "$work/initrd-dracut.list" || why="${why:+$why; }dracut's initrd.img-$abi lacks $f"
 	done

@@ -157,18 +157,16 @@ depmod -b "$root" "$abi"   # ROOT/lib -> usr/lib, so this is usr/lib/modules
 [ -e "$mroot/modules.dep" ] || die "depmod failed"
 
 # ---- the ssdstripe tool ------------------------------------------------
-# where make install puts them: the program (C, built here with its shared
-# libraries) in sbin, the sh part of the commands not yet in C (its entry
-# as ssdstripe.sh, and its library) in lib
+# where make install puts it: the program (C, built here with its shared
+# libraries) in sbin
 "$repo/scripts/need-debs" gcc:build-essential make:make /usr/include/libdevmapper.h:libdevmapper-dev /usr/include/blkid/blkid.h:libblkid-dev \
 	/usr/include/gcrypt.h:libgcrypt20-dev /usr/include/json-c/json.h:libjson-c-dev || die "cannot install what the tool's build needs"
 make -s -C "$repo/tool" OUT="$root.tool" >&2 || die "cannot build the ssdstripe tool"
 install -m 0755 "$root.tool/ssdstripe" "$root/usr/sbin/ssdstripe"
 for lib in $(ldd "$root.tool/ssdstripe" | grep -o '/[^ ]*'); do copy_file "$lib"; done
 rm -rf "$root.tool"
-install -d "$root/usr/lib/ssdstripe"
-install -m 0755 "$repo/scripts/ssdstripe" "$root/usr/lib/ssdstripe/ssdstripe.sh"
-install -m 0644 "$repo"/scripts/lib/*.sh "$repo/VERSION" "$root/usr/lib/ssdstripe/"
+# the tree's version, which target/001 holds the module's and the tool's to
+install -D -m 0644 "$repo/VERSION" "$root/usr/lib/ssdstripe/VERSION"
 # an older sh tool to compare with (run.sh --sh-tool): its entry finds its
 # library in lib/ beside it
 if [ -n "$sh_tool" ]; then

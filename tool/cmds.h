@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ssdstripe: the commands written in C, one file each (main.c runs them;
- * the others are still the sh library's, scripts/lib, until they move).
+ * ssdstripe: the commands, one file each (main.c runs them).
  */
 #ifndef SSDSTRIPE_CMDS_H
 #define SSDSTRIPE_CMDS_H

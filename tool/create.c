@@ -3,7 +3,7 @@
  * ssdstripe create: make a new array of the devices given, in their
  * order: a label on each member, then /dev/mapper/NAME; or, with
  * --assume-clean, write back the labels some members of an array lost
- * (help_create in scripts/lib/create.sh says what each refusal is for).
+ * (create's help text, help.c, says what each refusal is for).
  *
  * Every check runs on every device, and every refusal is said on a line
  * of its own, before anything is written.  Each device is held open with

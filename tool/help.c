@@ -7,7 +7,7 @@
  * the environment as the commands read them), $$ is a $.  The main help
  * lists each command's usage lines, taken from its text and wrapped at 78
  * columns as the sh's help_main did.  tests/help compares every text with
- * the sh's, byte for byte.
+ * tests/help.expected, which the sh tool's texts were, byte for byte.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,8 +27,8 @@
 #define HOOK_KILL_GRACE "5"
 #define SCRUB_RATE "64"
 
-/* the commands, in the order help and the man page list them (COMMANDS
- * of scripts/lib/common.sh), each with its text */
+/* the commands, in the order help and the man page list them: the tool's
+ * one list of its commands (tests/command-list), each with its text */
 static const struct help {
 	const char *cmd, *text;
 } helps[] = {
@@ -813,45 +813,4 @@ int help_cmd(int argc, char **argv)
 	warn("'%s' is no command; the commands are: %s ('%s help' shows their usage)", w, list, PROG);
 	free(list);
 	return EX_USAGE;
-}
-
-/*
- * The commands still in the sh part, with their options as its opts
- * reads them (scripts/lib): their help is printed here when the sh's
- * parser would reach -h or --help before refusing anything.  A command
- * that moves to C parses its own line (opts_parse, help_of) and leaves
- * this list.
- */
-static const struct {
-	const char *cmd, *spec;
-} sh_specs[] = {
-	{ "list", "" },
-	{ "table", "" },
-	{ "scrub", "--rate= --background --stop --all" },
-	{ "monitor", "--exec= --exec-timeout= --textfile= --interval= --config --once" },
-};
-
-/* what the sh's opt_X refuses as it reads the line (only scrub's --rate) */
-static void sh_opt(void *ctx, const char *name, const char *value)
-{
-	bool *refused = ctx;
-
-	if (name && !strcmp(name, "--rate") &&
-	    (!*value || value[0] == '0' || strspn(value, "0123456789") != strlen(value)))
-		*refused = true;
-}
-
-bool help_wanted_sh(const char *cmd, int argc, char **argv)
-{
-	struct opts_error err;
-	bool refused = false;
-	size_t i;
-
-	for (i = 0; i < sizeof(sh_specs) / sizeof(sh_specs[0]); i++) {
-		if (strcmp(sh_specs[i].cmd, cmd))
-			continue;
-		return opts_parse_err(argc, argv, sh_specs[i].spec, sh_opt, &refused, &err) == OPTS_HELP &&
-		       !refused;
-	}
-	return false;
 }

@@ -24,12 +24,6 @@ void help_main(FILE *f);
  * code
  */
 int help_cmd(int argc, char **argv);
-/*
- * help_wanted_sh: the line of CMD, a command still run by the sh part,
- * asks for its help before anything its parser refuses (as the sh's
- * opts, which prints it, sees the line)
- */
-bool help_wanted_sh(const char *cmd, int argc, char **argv);
 
 /* for the tests: the text of CMD as written, $NAME and all (NULL: none) */
 const char *help_template(const char *cmd);

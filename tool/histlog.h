@@ -6,8 +6,8 @@
  *   TIME EVENT ARRAY UUID MEMBER SERIAL DETAIL
  * Where the log cannot be written (the initramfs; a root still read-only)
  * the line waits in $SSDSTRIPE_RUNDIR/history.pending, and the next
- * command that writes the log moves it there first, in its order.  The
- * sh part (scripts/lib/history.sh) writes the same file the same way.
+ * command that writes the log moves it there first, in its order, as the
+ * sh tool's history.sh did.
  */
 #ifndef SSDSTRIPE_HISTLOG_H
 #define SSDSTRIPE_HISTLOG_H

@@ -3,20 +3,14 @@
  * ssdstripe: create, assemble, stop, wipe, sanitize, inspect and monitor
  * dm-ssdstripe arrays (ssdstripe(8)).
  *
- * One program, as mdadm, lvm2 and cryptsetup are.  The commands move
- * here from the sh tool one at a time, as git's did to C builtins: a
- * command in BUILTINS runs in this process; any other is handed, with the
- * same arguments and in the same process (exec), to the sh tool that
- * still holds it (ssdstripe.sh and its library in TOOLLIBDIR).  Every
- * help text is here (help.c), the sh commands' too: the program prints
- * them, 'help' and the usage errors of a line without a command itself.
+ * One program, as mdadm, lvm2 and cryptsetup are: every command is a
+ * function of this process (BUILTINS), and every help text is here
+ * (help.c).  The commands came from an sh tool one at a time, as git's
+ * did to C builtins, with the same options, output and exit codes.
  */
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmds.h"
 #include "help.h"
@@ -48,66 +42,6 @@ static const struct builtin builtins[] = {
 	{ "config", cmd_config },
 	{ "scrub", cmd_scrub },
 };
-
-/*
- * sh_tool: the sh entry of the commands not yet here: $SSDSTRIPE_SH if
- * set; in a source tree (this program in tool/ beside main.c), the tree's
- * scripts/ssdstripe; else TOOLLIBDIR's ssdstripe.sh, where make install
- * put it
- */
-static char *sh_tool(void)
-{
-	const char *sh = getenv("SSDSTRIPE_SH");
-	char exe[PATH_MAX], *p;
-	ssize_t n;
-
-	if (sh && *sh)
-		return xstrdup(sh);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		p = strrchr(exe, '/');
-		if (p) {
-			*p = 0;
-			char *src = xasprintf("%s/main.c", exe);
-
-			/* a source tree: this program beside its own sources */
-			p = xasprintf("%s/../scripts/ssdstripe", exe);
-			if (!access(p, R_OK) && !access(src, R_OK) &&
-			    strlen(exe) >= 5 && !strcmp(exe + strlen(exe) - 5, "/tool")) {
-				free(src);
-				return p;
-			}
-			free(src);
-			free(p);
-		}
-	}
-	return xstrdup(SSDSTRIPE_TOOLLIBDIR "/ssdstripe.sh");
-}
-
-/* run_sh: hand ARGV (the command and its arguments) to the sh tool */
-static int __attribute__((noreturn)) run_sh(int argc, char **argv)
-{
-	char **v = xmalloc(((size_t)argc + 3) * sizeof(*v));
-	char *tool = sh_tool(), *self;
-	int i;
-
-	v[0] = "sh";
-	v[1] = tool;
-	for (i = 0; i < argc; i++)
-		v[i + 2] = argv[i];
-	v[argc + 2] = NULL;
-	/* the sh part starts this program again by this (the monitor's
-	 * takeover of a copy no process waits for) */
-	self = realpath("/proc/self/exe", NULL);
-	if (self)
-		setenv("SSDSTRIPE_PROGRAM", self, 1);
-	free(self);
-	fflush(NULL);
-	execv("/bin/sh", v);
-	die(EX_FAILED, "cannot run its sh part %s: %s (SSDSTRIPE_SH=PATH names where it is)",
-	    tool, strerror(errno));
-}
 
 /* hist_line: "ssdstripe CMD ARGS", the command line a history line names */
 static char *hist_line(int argc, char **argv)
@@ -153,14 +87,6 @@ int main(int argc, char **argv)
 		cur_cmd = builtins[i].name;
 		hist_cmd = hist_line(argc, argv);
 		return builtins[i].fn(argc - 2, argv + 2);
-	}
-	if (help_is_command(cmd)) {
-		/* a command still in sh: its help is here */
-		if (help_wanted_sh(cmd, argc - 2, argv + 2)) {
-			help_print(stdout, cmd);
-			return EX_OK;
-		}
-		run_sh(argc - 1, argv + 1);
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		return help_cmd(argc - 2, argv + 2);

@@ -2,9 +2,8 @@
 /*
  * Unit tests of the help texts (help.c), under ASan/UBSan and valgrind:
  * every text names only values help.c has and begins with its usage; the
- * main help lists every command; the sh commands' lines that ask for
- * their help, as the sh's opts reads them.  tests/help compares the texts
- * themselves with the sh's, byte for byte.
+ * main help lists every command.  tests/help compares the texts
+ * themselves with their expected files, byte for byte.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,48 +106,12 @@ static void test_main(void **state)
 	free(s);
 }
 
-/* help_wanted_sh of WORDS (space-separated) for CMD */
-static bool wanted(const char *cmd, const char *words)
-{
-	char *copy = strdup(words), *argv[16], *w, *save = NULL;
-	int argc = 0;
-	bool r;
-
-	for (w = strtok_r(copy, " ", &save); w && argc < 16; w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	r = help_wanted_sh(cmd, argc, argv);
-	free(copy);
-	return r;
-}
-
-static void test_sh_lines(void **state)
-{
-	(void)state;
-	assert_true(wanted("list", "--help"));
-	assert_true(wanted("list", "x -h"));
-	assert_false(wanted("list", "--bogus --help"));
-	assert_false(wanted("list", "-- --help"));
-	assert_true(wanted("table", "a b --help"));
-	assert_true(wanted("scrub", "--rate 5 --help"));
-	assert_true(wanted("scrub", "--help --rate 0"));
-	assert_false(wanted("scrub", "--rate 0 --help"));
-	assert_false(wanted("scrub", "--rate --help"));
-	assert_false(wanted("scrub", "--rate=x --help"));
-	assert_false(wanted("scrub", "--all=1 --help"));
-	assert_true(wanted("monitor", "--once --help"));
-	assert_false(wanted("monitor", "--exec --help"));
-	assert_false(wanted("monitor", "--once"));
-	/* a command in C reads its own line */
-	assert_false(wanted("create", "--help"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_main),
-		cmocka_unit_test(test_sh_lines),
 	};
 
 	return cmocka_run_group_tests_name("help", tests, NULL, NULL);

@@ -3,18 +3,17 @@
 #
 # dracut module ssdstripe (installed as
 # /usr/lib/dracut/modules.d/90ssdstripe/): dm-ssdstripe.ko, dmsetup, the
-# ssdstripe tool with its library and /etc/ssdstripe.conf in the
+# ssdstripe tool with the programs it runs and /etc/ssdstripe.conf in the
 # initramfs, and an initqueue hook that assembles the arrays once udev has
 # settled.
 # shellcheck disable=SC2154 # moddir, hostonly: set by dracut
 
-# the tool's library (make install writes its TOOLLIBDIR here)
+# the list of programs the tool runs (make install writes its TOOLLIBDIR here)
 SSDSTRIPE_INSTALLED_LIBDIR=/usr/lib/ssdstripe
 
 # called by dracut
 check() {
 	require_binaries dmsetup ssdstripe || return 1
-	[[ -r $SSDSTRIPE_INSTALLED_LIBDIR/common.sh ]] || return 1
 	[[ -r $SSDSTRIPE_INSTALLED_LIBDIR/initramfs-commands ]] || return 1
 	if [[ $hostonly ]]; then
 		# only where an active ssdstripe array is on this host
@@ -41,17 +40,13 @@ installkernel() {
 # called by dracut
 install() {
 	# what the tool runs (the one list, shared with the initramfs-tools hook)
-	local c opt f need=() may=()
+	local c opt need=() may=()
 	while read -r c opt _; do
 		[[ -z $c || $c == '#'* ]] && continue
 		if [[ $opt == optional ]]; then may+=("$c"); else need+=("$c"); fi
 	done <"$SSDSTRIPE_INSTALLED_LIBDIR/initramfs-commands"
 	inst_multiple ssdstripe "${need[@]}"
 	((${#may[@]} == 0)) || inst_multiple -o "${may[@]}"
-	for f in "$SSDSTRIPE_INSTALLED_LIBDIR"/*.sh; do
-		inst_simple "$f" || return 1
-	done
-	inst_simple "$SSDSTRIPE_INSTALLED_LIBDIR/VERSION" || :
 	[[ -r /etc/ssdstripe.conf ]] && inst_simple /etc/ssdstripe.conf
 	inst_hook initqueue/settled 50 "$moddir/ssdstripe-assemble.sh"
 	dracut_need_initqueue
