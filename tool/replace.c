@@ -37,6 +37,7 @@
 #include "crit.h"
 #include "dev.h"
 #include "dm.h"
+#include "fsfiles.h"
 #include "histlog.h"
 #include "ident.h"
 #include "label.h"
@@ -951,11 +952,9 @@ static void bad_ranges(struct ranges *g)
 /* describe: RANGES as member data sectors, array sectors and files */
 static void describe(const struct ranges *g, char **list, char **alist, char **files)
 {
-	size_t i, cap = 0;
+	size_t i, cap = 0, nar = 0;
 	char *l = xstrdup(""), *a = xstrdup(""), *t;
-	uint64_t c = A.chunk;
-	char **arr_r = NULL;
-	size_t nar = 0;
+	uint64_t c = A.chunk, (*arr_r)[2] = NULL;
 
 	for (i = 0; i < g->n; i++) {
 		t = xasprintf("%s%s%" PRIu64 "-%" PRIu64, l, i ? ", " : "", g->r[i][0], g->r[i][1]);
@@ -978,95 +977,24 @@ static void describe(const struct ranges *g, char **list, char **alist, char **f
 					if (!arr_r)
 						die(EX_FAILED, "out of memory");
 				}
-				arr_r[nar++] = xasprintf("%" PRIu64 " %" PRIu64, ar[j][0], ar[j][1]);
+				arr_r[nar][0] = ar[j][0];
+				arr_r[nar++][1] = ar[j][1];
 			}
 			free(ar);
 		}
 	}
 	*list = l;
 	*alist = a;
-	*files = xstrdup("");
-	/* the files of an ext2/3/4 file system in them, where debugfs tells */
+	/* the files of an ext2/3/4 file system in them, where debugfs tells
+	 * (fsfiles.c, as scrub names them) */
 	if (nar) {
-		char *dev = xasprintf("/dev/mapper/%s", nm), *blocks = xstrdup(""), *cmd, *out = NULL;
-		char line[4096];
-		FILE *p;
-		unsigned long b = 0;
+		char *dev = xasprintf("/dev/mapper/%s", nm);
 
-		cmd = xasprintf("dumpe2fs -h '%s' 2>/dev/null", dev);
-		p = popen(cmd, "re");
-		free(cmd);
-		while (p && fgets(line, sizeof(line), p))
-			if (!strncmp(line, "Block size:", 11))
-				b = strtoul(line + 11, NULL, 10);
-		if (p)
-			pclose(p);
-		for (i = 0; b && i < nar; i++) {
-			uint64_t x0, x1, x;
-
-			sscanf(arr_r[i], "%" SCNu64 " %" SCNu64, &x0, &x1);
-			for (x = x0 * 512 / b; x <= x1 * 512 / b && x < x0 * 512 / b + 64; x++) {
-				t = xasprintf("%s%" PRIu64 " ", blocks, x);
-				free(blocks);
-				blocks = t;
-			}
-		}
-		if (*blocks) {
-			char *inos = xstrdup("");
-
-			cmd = xasprintf("debugfs -c -R 'icheck %s' '%s' 2>/dev/null", blocks, dev);
-			p = popen(cmd, "re");
-			free(cmd);
-			for (i = 0; p && fgets(line, sizeof(line), p); i++) {
-				unsigned long blk, ino;
-
-				if (i && sscanf(line, "%lu %lu", &blk, &ino) == 2) {
-					char w[32];
-
-					snprintf(w, sizeof(w), " %lu ", ino);
-					t = xasprintf(" %s", inos);
-					if (!strstr(t, w)) {
-						free(t);
-						t = xasprintf("%s%lu ", inos, ino);
-						free(inos);
-						inos = t;
-					} else {
-						free(t);
-					}
-				}
-			}
-			if (p)
-				pclose(p);
-			if (*inos) {
-				cmd = xasprintf("debugfs -c -R 'ncheck %s' '%s' 2>/dev/null", inos, dev);
-				p = popen(cmd, "re");
-				free(cmd);
-				out = xstrdup("");
-				for (i = 0; p && fgets(line, sizeof(line), p); i++) {
-					char *sp;
-
-					line[strcspn(line, "\n")] = 0;
-					sp = strpbrk(line, " \t");
-					if (!i || !sp)
-						continue;
-					while (*sp == ' ' || *sp == '\t')
-						sp++;
-					t = xasprintf("%s%s ", out, sp);
-					free(out);
-					out = t;
-				}
-				if (p)
-					pclose(p);
-				free(*files);
-				*files = out;
-			}
-			free(inos);
-		}
-		free(blocks);
+		*files = fs_files(dev, (const uint64_t (*)[2])arr_r, nar);
 		free(dev);
+	} else {
+		*files = xstrdup("");
 	}
-	for (i = 0; i < nar; i++)
-		free(arr_r[i]);
 	free(arr_r);
 }
 
