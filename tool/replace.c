@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "badscan.h"
 #include "blk.h"
 #include "cmds.h"
 #include "crit.h"
@@ -915,23 +916,10 @@ static bool dio_read(int fd, uint64_t at, uint64_t n)
 	return r == (ssize_t)(n * 512);
 }
 
-/* bad_in: direct reads of AT..AT+N, halves of whole 4 KiB blocks down to 8
- * sectors where one fails; unreadable pieces (from BASE) into G */
-static void bad_in(int fd, uint64_t at, uint64_t n, uint64_t base, struct ranges *g)
+/* bad_piece: badscan's unreadable piece, into the ranges CTX */
+static void bad_piece(void *ctx, uint64_t first, uint64_t last)
 {
-	uint64_t h;
-
-	if (dio_read(fd, at, n))
-		return;
-	if (n <= 8) {
-		ranges_add(g, at - base, at - base + n - 1);
-		return;
-	}
-	h = n / 2 - (n / 2) % 8;
-	if (h < 8)
-		h = 8;
-	bad_in(fd, at, h, base, g);
-	bad_in(fd, at + h, n - h, base, g);
+	ranges_add(ctx, first, last);
 }
 
 /* bad_ranges: the member data sectors of OLD that cannot be read */
@@ -944,8 +932,8 @@ static void bad_ranges(struct ranges *g)
 	g->n = 0;
 	if (fd < 0)
 		return;
-	for (at = start; at < end; at += 2048)
-		bad_in(fd, at, end - at < 2048 ? end - at : 2048, start, g);
+	for (at = start; at < end; at += BADSCAN_MAX)
+		badscan(fd, dio_buf, at, end - at < BADSCAN_MAX ? end - at : BADSCAN_MAX, start, bad_piece, g);
 	close(fd);
 }
 
@@ -2350,7 +2338,7 @@ int cmd_replace(int argc, char **argv)
 	 * replace half-way: the write fails, the replace goes on */
 	signal(SIGPIPE, SIG_IGN);
 	crit_hooks();
-	dio_buf = aligned_alloc(4096, 2048 * 512);
+	dio_buf = aligned_alloc(4096, BADSCAN_MAX * 512);
 	if (!dio_buf)
 		die(EX_FAILED, "out of memory");
 	ignore_errs = a.ignore;
