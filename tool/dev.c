@@ -15,6 +15,7 @@
 
 #include "dev.h"
 #include "out.h"
+#include "str.h"
 
 char *dev_sysdir(const char *dev)
 {
@@ -349,4 +350,27 @@ char **dev_candidates(size_t *n)
 	}
 	names_free(v, nk);
 	return out;
+}
+
+/* dev_link_name: the name at the end of link P, as readlink -f gives it
+ * (a link that leads nowhere: the name it names) */
+void dev_link_name(const char *p, char *buf, size_t len)
+{
+	char *r = realpath(p, NULL), t[PATH_MAX];
+	const char *b;
+	ssize_t n;
+
+	buf[0] = 0;
+	if (r) {
+		b = strrchr(r, '/');
+		cpy(buf, len, b ? b + 1 : r);
+		free(r);
+		return;
+	}
+	n = readlink(p, t, sizeof(t) - 1);
+	if (n <= 0)
+		return;
+	t[n] = 0;
+	b = strrchr(t, '/');
+	cpy(buf, len, b ? b + 1 : t);
 }

@@ -60,5 +60,8 @@ char **names_keep(char **v, size_t n, bool (*keep)(const char *name, void *ctx),
 char **dev_candidates(size_t *n);
 /* the /dev path of block device MAJ:MIN (dm devices by name); NULL none */
 char *dev_of_majmin(const char *mm);
+/* dev_link_name: the name at the end of link P, as readlink -f gives it
+ * (a link that leads nowhere: the name it names), into BUF */
+void dev_link_name(const char *p, char *buf, size_t len);
 
 #endif

@@ -30,28 +30,6 @@ void smart_throttled(const char *oc, const char *os, const char *c, const char *
 		snprintf(buf, len, "thermally throttled");
 }
 
-/* link_base: the name at the end of link P, as readlink -f gives it */
-static void link_base(const char *p, char *buf, size_t len)
-{
-	char *r = realpath(p, NULL), t[PATH_MAX];
-	const char *b;
-	ssize_t n;
-
-	buf[0] = 0;
-	if (r) {
-		b = strrchr(r, '/');
-		cpy(buf, len, b ? b + 1 : r);
-		free(r);
-		return;
-	}
-	n = readlink(p, t, sizeof(t) - 1);
-	if (n <= 0)
-		return;
-	t[n] = 0;
-	b = strrchr(t, '/');
-	cpy(buf, len, b ? b + 1 : t);
-}
-
 /* disk_serial: the serial of the drive holding block device DEV */
 static void disk_serial(const char *dev, char *buf, size_t len)
 {
@@ -87,7 +65,7 @@ void drive_watch(struct drive_prev *p, const char *asys, unsigned int i, const c
 
 	throttled[0] = 0;
 	pathf(l, sizeof(l), "%s/members/%u/block", asys, i);
-	link_base(l, dev, sizeof(dev));
+	dev_link_name(l, dev, sizeof(dev));
 	smart_read(dev, &r);
 	h = r.v[SK_HEALTH];
 	media = r.v[SK_MEDIA];

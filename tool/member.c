@@ -147,29 +147,6 @@ void notes_free(struct notes *n)
 }
 
 /* ---- what the labels record ------------------------------------------- */
-/* link_name: the name at the end of link P, as readlink -f gives it
- * (a link that leads nowhere: the name it names) */
-static void link_name(const char *p, char *buf, size_t len)
-{
-	char *r = realpath(p, NULL), t[PATH_MAX];
-	const char *b;
-	ssize_t n;
-
-	buf[0] = 0;
-	if (r) {
-		b = strrchr(r, '/');
-		cpy(buf, len, b ? b + 1 : r);
-		free(r);
-		return;
-	}
-	n = readlink(p, t, sizeof(t) - 1);
-	if (n <= 0)
-		return;
-	t[n] = 0;
-	b = strrchr(t, '/');
-	cpy(buf, len, b ? b + 1 : t);
-}
-
 bool member_gone(const char *msys, const struct recorded *r)
 {
 	char f[PATH_MAX], mm[64];
@@ -234,7 +211,7 @@ void recorded_load(const char *asys, const char *uuid, struct recorded *r)
 		if (!pathf(f, sizeof(f), "%s/members/%lu", asys, i) || member_gone(f, r))
 			continue;
 		pathf(f, sizeof(f), "%s/members/%lu/block", asys, i);
-		link_name(f, d, sizeof(d));
+		dev_link_name(f, d, sizeof(d));
 		dev = *d ? dev_path(d) : NULL;
 		if (!dev)
 			continue;
@@ -435,7 +412,7 @@ void member_read(const char *asys, unsigned int i, const char *state, const stru
 	set(m, MF_STATE, state);
 	pathf(ms, sizeof(ms), "%s/members/%u", asys, i);
 	pathf(p, sizeof(p), "%s/block", ms);
-	link_name(p, m->v[MF_DEV], sizeof(m->v[MF_DEV]));
+	dev_link_name(p, m->v[MF_DEV], sizeof(m->v[MF_DEV]));
 	m->gone = member_gone(ms, r);
 	if (m->gone)
 		m->v[MF_DEV][0] = 0;
