@@ -126,3 +126,40 @@ fail:
 		*out = xasprintf("cannot run %s: %s", argv[0], strerror(errno));
 	return -1;
 }
+
+int spawn_session(const char *path, char *const argv[], char *const env[], const char *log, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, dfl;
+	int e;
+
+	e = posix_spawn_file_actions_init(&fa);
+	if (e)
+		return e;
+	e = posix_spawnattr_init(&at);
+	if (e) {
+		posix_spawn_file_actions_destroy(&fa);
+		return e;
+	}
+	e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!e && log)
+		e = posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (!e && log)
+		e = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	sigemptyset(&none);
+	sigfillset(&dfl);
+	if (!e)
+		e = posix_spawnattr_setsigmask(&at, &none);
+	if (!e)
+		e = posix_spawnattr_setsigdefault(&at, &dfl);
+	if (!e)
+		e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK |
+					     POSIX_SPAWN_SETSIGDEF);
+	if (!e)
+		e = path ? posix_spawn(pid, path, &fa, &at, argv, env) :
+			   posix_spawnp(pid, argv[0], &fa, &at, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	return e;
+}

@@ -8,6 +8,7 @@
 #define SSDSTRIPE_EXTPROG_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 enum spawn_out {
 	SPAWN_OUT,		/* standard output captured, errors dropped */
@@ -24,6 +25,14 @@ enum spawn_out {
 int spawn_run(char *const argv[], enum spawn_out which, char **out);
 /* the unit tests' stand-in for spawn_run; NULL: the real one */
 extern int (*spawn_stub)(char *const argv[], enum spawn_out which, char **out);
+
+/*
+ * spawn_session: PATH (NULL: ARGV[0], searched in PATH unless it has a /)
+ * started with ARGV and environment ENV in a session of its own, every signal at its
+ * default and none blocked, standard input /dev/null, its output appended
+ * to LOG (NULL: ours); not waited for.  0 and *PID, or the error number.
+ */
+int spawn_session(const char *path, char *const argv[], char *const env[], const char *log, pid_t *pid);
 
 /* spawn_found: PROG runs: a path that is executable, or a name in PATH */
 bool spawn_found(const char *prog);

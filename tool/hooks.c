@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "extprog.h"
 #include "hooks.h"
 #include "out.h"
 
@@ -71,25 +72,12 @@ static char **envp(char *const env[])
 void hook_run(const char *cmd, char *const env[], const char *what)
 {
 	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
 	char **ev = envp(env);
-	sigset_t none, dfl;
 	struct hook *h;
 	pid_t pid;
 	int e;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawnattr_init(&at);
-	sigemptyset(&none);
-	sigfillset(&dfl);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &dfl);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	e = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, ev);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
+	e = spawn_session("/bin/sh", argv, ev, NULL, &pid);
 	free(ev);
 	if (e) {
 		warn("hook for %s: cannot run sh: %s", what, strerror(e));

@@ -29,6 +29,7 @@
 #include "dev.h"
 #include "dm.h"
 #include "dmwait.h"
+#include "extprog.h"
 #include "drivewatch.h"
 #include "histlog.h"
 #include "hooks.h"
@@ -225,26 +226,13 @@ static void takeover(const char *name)
 	/* this program (SSDSTRIPE_PROGRAM names another) */
 	char *self = prog && *prog ? xstrdup(prog) : realpath("/proc/self/exe", NULL);
 	char *argv[] = { self ? self : PROG, "replace", "--finish", (char *)name, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
 	pid_t pid;
 
 	mkdir(run_dir(), 0755);
 	mkdir(dir, 0755);
 	warn("monitor: no process waits for the copy under %s (it was killed): '%s replace --finish %s' takes it over (its log: %s)",
 	     name, PROG, name, log);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	posix_spawnattr_init(&at);
-	sigemptyset(&none);
-	sigfillset(&dfl);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &dfl);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	if (!posix_spawnp(&pid, argv[0], &fa, &at, argv, environ)) {
+	if (!spawn_session(NULL, argv, environ, log, &pid)) {
 		pid_t *n = xmalloc((ntakers + 1) * sizeof(*n));
 
 		if (ntakers)
@@ -253,8 +241,6 @@ static void takeover(const char *name)
 		takers = n;
 		takers[ntakers++] = pid;
 	}
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
 	free(self);
 	free(dir);
 	free(log);
