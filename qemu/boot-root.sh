@@ -662,6 +662,16 @@ done
 if [ -z "$prev_why" ] && [ -d "$prev_debs" ]; then
 	mkdir -p "$r/root/debs/prev"
 	cp "$prev_debs"/*.deb "$r/root/debs/prev/"
+	# what they depend on and this tree's packages do not bring (1.5.0's
+	# sh tool needed jq), from the archive now: the guest has no network
+	prev_deps=$(for f in "$prev_debs"/ssdstripe_*.deb "$prev_debs"/ssdstripe-initramfs_*.deb; do
+		dpkg-deb -f "$f" Depends; done | tr ',' '\n' |
+		sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | grep -v -e '^$' -e ssdstripe | sort -u)
+	if [ -n "$prev_deps" ]; then
+		# shellcheck disable=SC2086 # package names are words
+		tree_apt bookworm "$r" "$work/apt-prev-deps.log" install $prev_deps ||
+			{ tail -n 20 "$work/apt-prev-deps.log" >&2; die "apt-get install of what the previous packages need"; }
+	fi
 fi
 install -m 0755 "$repo/debian/tests/smoke" "$r/usr/local/sbin/ssdstripe-test-smoke"
 # ssdstripe-assemble.service: enabled by the package (package-install)
